@@ -1,0 +1,334 @@
+//! Sparse assembly of the energies' derivatives.
+//!
+//! The sparsity pattern is built once per model: every element block entry
+//! whose row and column are both free and that lies in the lower triangle
+//! becomes one slot, followed by one diagonal slot per free DOF (so the
+//! inertia term keeps every DOF in the pattern). At each evaluation the
+//! energies fill their dense per-element blocks in parallel, each element into
+//! its own slice; the slots are gathered and summed by faer's precomputed
+//! argsort. Nothing depends on scheduling, so results are bitwise identical
+//! for any number of threads.
+
+use crate::energy::EvalState;
+use crate::error::{CoreError, Result};
+use crate::model::Model;
+use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat, Triplet};
+use nalgebra::{DMatrix, SymmetricEigen};
+use rayon::prelude::*;
+
+/// Marker for a constrained DOF in the global → free map.
+pub const NOT_FREE: usize = usize::MAX;
+
+/// Per-energy bookkeeping: where its blocks live in the shared buffers.
+#[derive(Debug, Clone)]
+struct Span {
+    n_el: usize,
+    ns: usize,
+    np: usize,
+    /// Offset of this energy's element DOF lists in `dofs`.
+    dof_off: usize,
+    /// Offset of this energy's Hessian blocks in `hess`.
+    hess_off: usize,
+}
+
+/// Assembles energy, gradient and Hessian of a model's energies.
+#[derive(Debug)]
+pub struct Assembler {
+    n: usize,
+    free_of: Vec<usize>,
+    free_dofs: Vec<usize>,
+    spans: Vec<Span>,
+    dofs: Vec<usize>,
+    grad: Vec<f64>,
+    hess: Vec<f64>,
+    /// For each pattern slot, the index in `hess` it reads; the last
+    /// `n_free` slots are the diagonal (inertia/shift) slots.
+    slots: Vec<usize>,
+    symbolic: SymbolicSparseColMat<usize>,
+    argsort: Argsort<usize>,
+    vals: Vec<f64>,
+}
+
+impl Assembler {
+    /// Builds the sparsity pattern of `model` (lower triangle, free DOFs).
+    pub fn new(model: &Model) -> Result<Self> {
+        let n = model.n_dofs();
+        let mut free_of = vec![NOT_FREE; n];
+        let mut free_dofs = Vec::new();
+        for i in 0..n {
+            if model.is_free(i) {
+                free_of[i] = free_dofs.len();
+                free_dofs.push(i);
+            }
+        }
+        let mut spans = Vec::with_capacity(model.energies.len());
+        let mut dofs = Vec::new();
+        let mut hess_len = 0;
+        for e in &model.energies {
+            let set = e.elements();
+            let (n_el, ns, np) = (set.len(), set.stencil_size(), set.param_size());
+            let dof_off = dofs.len();
+            dofs.resize(dof_off + n_el * ns, 0);
+            for i in 0..n_el {
+                set.dofs(i, &mut dofs[dof_off + i * ns..dof_off + (i + 1) * ns]);
+            }
+            spans.push(Span {
+                n_el,
+                ns,
+                np,
+                dof_off,
+                hess_off: hess_len,
+            });
+            hess_len += n_el * ns * ns;
+        }
+        let mut pairs = Vec::new();
+        let mut slots = Vec::new();
+        for sp in &spans {
+            for i in 0..sp.n_el {
+                let d = &dofs[sp.dof_off + i * sp.ns..sp.dof_off + (i + 1) * sp.ns];
+                for (a, &da) in d.iter().enumerate() {
+                    let fa = free_of[da];
+                    if fa == NOT_FREE {
+                        continue;
+                    }
+                    for (b, &db) in d.iter().enumerate() {
+                        let fb = free_of[db];
+                        if fb == NOT_FREE || fa < fb {
+                            continue;
+                        }
+                        pairs.push(Pair::new(fa, fb));
+                        slots.push(sp.hess_off + (i * sp.ns + a) * sp.ns + b);
+                    }
+                }
+            }
+        }
+        let nf = free_dofs.len();
+        for f in 0..nf {
+            pairs.push(Pair::new(f, f));
+        }
+        let (symbolic, argsort) = SymbolicSparseColMat::try_new_from_indices(nf, nf, &pairs)
+            .map_err(|e| CoreError::LinearSolve(format!("sparsity pattern: {e:?}")))?;
+        let grad_len = spans.iter().map(|s| s.n_el * s.ns).sum();
+        Ok(Self {
+            n,
+            free_of,
+            free_dofs,
+            spans,
+            dofs,
+            grad: vec![0.0; grad_len],
+            hess: vec![0.0; hess_len],
+            vals: vec![0.0; slots.len() + nf],
+            slots,
+            symbolic,
+            argsort,
+        })
+    }
+
+    /// Number of DOFs.
+    pub fn n_dofs(&self) -> usize {
+        self.n
+    }
+    /// Number of free DOFs.
+    pub fn n_free(&self) -> usize {
+        self.free_dofs.len()
+    }
+    /// Free DOFs in solve order.
+    pub fn free_dofs(&self) -> &[usize] {
+        &self.free_dofs
+    }
+    /// Global → free index map ([`NOT_FREE`] for constrained DOFs).
+    pub fn free_of(&self) -> &[usize] {
+        &self.free_of
+    }
+    /// Number of stored entries of the assembled lower-triangular Hessian.
+    pub fn nnz(&self) -> usize {
+        self.symbolic.compute_nnz()
+    }
+    /// Symbolic structure of the assembled Hessian (lower triangle).
+    pub fn symbolic(&self) -> &SymbolicSparseColMat<usize> {
+        &self.symbolic
+    }
+
+    /// Total energy of all energies (J), summed in model order.
+    pub fn energy(&self, model: &Model, s: &EvalState) -> f64 {
+        model.energies.iter().map(|e| e.value(s)).sum()
+    }
+
+    /// Adds `scale · ∇E` (full DOF length) to `out`.
+    pub fn add_gradient(&mut self, model: &Model, s: &EvalState, scale: f64, out: &mut [f64]) {
+        let mut off = 0;
+        for (e, sp) in model.energies.iter().zip(&self.spans) {
+            let len = sp.n_el * sp.ns;
+            e.gradient_blocks(s, &mut self.grad[off..off + len]);
+            off += len;
+        }
+        for (g, &d) in self.grad.iter().zip(&self.dofs) {
+            out[d] += scale * g;
+        }
+    }
+
+    /// Fills the element Hessian blocks; with `project`, each block is
+    /// replaced by its projection onto the positive semidefinite cone.
+    fn fill_hessian_blocks(&mut self, model: &Model, s: &EvalState, project: bool) {
+        for (e, sp) in model.energies.iter().zip(&self.spans) {
+            let len = sp.n_el * sp.ns * sp.ns;
+            let blocks = &mut self.hess[sp.hess_off..sp.hess_off + len];
+            e.hessian_blocks(s, blocks);
+            if project {
+                let ns = sp.ns;
+                blocks
+                    .par_chunks_mut(ns * ns)
+                    .for_each(|b| project_psd(b, ns));
+            }
+        }
+    }
+
+    /// Assembles the lower triangle of `scale · ∇²E + diag(diag)` over the
+    /// free DOFs (`diag` has one entry per free DOF, e.g. `M` for inertia).
+    pub fn hessian(
+        &mut self,
+        model: &Model,
+        s: &EvalState,
+        scale: f64,
+        diag: &[f64],
+        project: bool,
+    ) -> Result<SparseColMat<usize, f64>> {
+        self.fill_hessian_blocks(model, s, project);
+        let ne = self.slots.len();
+        let hess = &self.hess;
+        self.vals[..ne]
+            .par_chunks_mut(4096)
+            .zip(self.slots.par_chunks(4096))
+            .for_each(|(v, sl)| {
+                for (vi, &si) in v.iter_mut().zip(sl) {
+                    *vi = scale * hess[si];
+                }
+            });
+        self.vals[ne..].copy_from_slice(diag);
+        self.matrix_from_vals()
+    }
+
+    /// Re-assembles the last Hessian with a different diagonal, without
+    /// re-evaluating the energies (used for diagonal regularisation).
+    pub fn with_diagonal(&mut self, diag: &[f64]) -> Result<SparseColMat<usize, f64>> {
+        let ne = self.slots.len();
+        self.vals[ne..].copy_from_slice(diag);
+        self.matrix_from_vals()
+    }
+
+    fn matrix_from_vals(&self) -> Result<SparseColMat<usize, f64>> {
+        SparseColMat::new_from_argsort(self.symbolic.clone(), &self.argsort, &self.vals)
+            .map_err(|e| CoreError::LinearSolve(format!("assembly: {e:?}")))
+    }
+
+    /// Full (both triangles, all DOFs) exact Hessian `∂²E/∂q²`, as triplets scaled by `scale`.
+    pub fn hessian_triplets(
+        &mut self,
+        model: &Model,
+        s: &EvalState,
+        scale: f64,
+        t: &mut Vec<Triplet<usize, usize, f64>>,
+    ) {
+        self.fill_hessian_blocks(model, s, false);
+        for sp in &self.spans {
+            for i in 0..sp.n_el {
+                let d = &self.dofs[sp.dof_off + i * sp.ns..sp.dof_off + (i + 1) * sp.ns];
+                for a in 0..sp.ns {
+                    for b in 0..sp.ns {
+                        let v = self.hess[sp.hess_off + (i * sp.ns + a) * sp.ns + b];
+                        if v != 0.0 {
+                            t.push(Triplet::new(d[a], d[b], scale * v));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `scale · ∂²E/∂q∂q_prev` as triplets (rows: evaluation point, columns: previous state).
+    pub fn history_triplets(
+        &self,
+        model: &Model,
+        s: &EvalState,
+        scale: f64,
+        t: &mut Vec<Triplet<usize, usize, f64>>,
+    ) {
+        for (e, sp) in model.energies.iter().zip(&self.spans) {
+            if !e.elements().uses_history() || sp.n_el == 0 {
+                continue;
+            }
+            let mut blocks = vec![0.0; sp.n_el * sp.ns * sp.ns];
+            e.history_blocks(s, &mut blocks);
+            for i in 0..sp.n_el {
+                let d = &self.dofs[sp.dof_off + i * sp.ns..sp.dof_off + (i + 1) * sp.ns];
+                for a in 0..sp.ns {
+                    for b in 0..sp.ns {
+                        let v = blocks[(i * sp.ns + a) * sp.ns + b];
+                        if v != 0.0 {
+                            t.push(Triplet::new(d[a], d[b], scale * v));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `scale · ∂²E/∂q∂p` as triplets (rows: DOFs, columns: parameter channels).
+    pub fn param_triplets(
+        &self,
+        model: &Model,
+        s: &EvalState,
+        scale: f64,
+        t: &mut Vec<Triplet<usize, usize, f64>>,
+    ) {
+        for (e, sp) in model.energies.iter().zip(&self.spans) {
+            if sp.np == 0 || sp.n_el == 0 {
+                continue;
+            }
+            let set = e.elements();
+            let mut blocks = vec![0.0; sp.n_el * sp.ns * sp.np];
+            e.param_blocks(s, &mut blocks);
+            let mut pi = vec![0; sp.np];
+            for i in 0..sp.n_el {
+                set.params(i, &mut pi);
+                let d = &self.dofs[sp.dof_off + i * sp.ns..sp.dof_off + (i + 1) * sp.ns];
+                for a in 0..sp.ns {
+                    for (b, &pb) in pi.iter().enumerate() {
+                        let v = blocks[(i * sp.ns + a) * sp.np + b];
+                        if v != 0.0 {
+                            t.push(Triplet::new(d[a], pb, scale * v));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Builds an `r × c` sparse matrix from triplets (duplicates summed).
+pub fn from_triplets(
+    r: usize,
+    c: usize,
+    t: &[Triplet<usize, usize, f64>],
+) -> Result<SparseColMat<usize, f64>> {
+    SparseColMat::try_new_from_triplets(r, c, t)
+        .map_err(|e| CoreError::LinearSolve(format!("triplet assembly: {e:?}")))
+}
+
+/// Replaces the symmetric `n × n` row-major block `b` by its projection onto
+/// the positive semidefinite cone (negative eigenvalues clamped to zero).
+pub fn project_psd(b: &mut [f64], n: usize) {
+    let m = DMatrix::from_row_slice(n, n, b);
+    let eig = SymmetricEigen::new(m);
+    if eig.eigenvalues.iter().all(|&l| l >= 0.0) {
+        return;
+    }
+    let lam = eig.eigenvalues.map(|l| l.max(0.0));
+    let v = &eig.eigenvectors;
+    let p = v * DMatrix::from_diagonal(&lam) * v.transpose();
+    for r in 0..n {
+        for c in 0..n {
+            b[r * n + c] = 0.5 * (p[(r, c)] + p[(c, r)]);
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! DOF layout: which entry of the flat state vector `q` is what.
+//!
+//! Nodes carry `dim` (2 or 3) consecutive position DOFs in metres; plugins may
+//! allocate extra scalar DOFs (rod edge twist θ in radians, shell mid-edge ξ)
+//! with a kind recorded for output and mass. Parameter channels (controls that
+//! vary per step and constant design parameters) are named and indexed here too,
+//! so energies can resolve node indices and channel names when they are bound.
+
+use crate::error::{CoreError, Result};
+use serde::{Deserialize, Serialize};
+
+/// Whether a parameter channel may vary per time step or is constant over a rollout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamKind {
+    /// Varies per step (cable contraction, pressure, natural curvature, ...).
+    Control,
+    /// Constant over a rollout (Young's modulus, rest shape, ...).
+    Design,
+}
+
+/// What a DOF represents.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum DofKind {
+    /// Coordinate `axis` of node `node`, in m.
+    Position {
+        /// Node index.
+        node: usize,
+        /// 0 = x, 1 = y, 2 = z.
+        axis: usize,
+    },
+    /// A scalar DOF allocated by a plugin, e.g. `"twist"` (rad) or `"midedge"`.
+    Extra {
+        /// Kind label, used for output.
+        kind: String,
+    },
+}
+
+/// The map between nodes/extra DOFs/parameter channels and flat indices.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Layout {
+    dim: usize,
+    node_base: Vec<usize>,
+    kinds: Vec<DofKind>,
+    param_names: Vec<String>,
+    param_kinds: Vec<ParamKind>,
+}
+
+impl Layout {
+    /// An empty layout for a `dim`-dimensional model (`dim` is 2 or 3).
+    pub fn new(dim: usize) -> Result<Self> {
+        if dim != 2 && dim != 3 {
+            return Err(CoreError::Model(format!(
+                "dimension must be 2 or 3, got {dim}"
+            )));
+        }
+        Ok(Self {
+            dim,
+            ..Default::default()
+        })
+    }
+    /// Spatial dimension (2 or 3).
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+    /// Number of nodes.
+    pub fn n_nodes(&self) -> usize {
+        self.node_base.len()
+    }
+    /// Total number of DOFs (length of `q`).
+    pub fn n_dofs(&self) -> usize {
+        self.kinds.len()
+    }
+    /// Number of parameter channels (length of `p`).
+    pub fn n_params(&self) -> usize {
+        self.param_names.len()
+    }
+    /// Allocates a node and returns its index.
+    pub fn add_node(&mut self) -> usize {
+        let node = self.node_base.len();
+        self.node_base.push(self.kinds.len());
+        for axis in 0..self.dim {
+            self.kinds.push(DofKind::Position { node, axis });
+        }
+        node
+    }
+    /// Allocates an extra scalar DOF of the given kind and returns its DOF index.
+    pub fn add_extra(&mut self, kind: &str) -> usize {
+        self.kinds.push(DofKind::Extra {
+            kind: kind.to_string(),
+        });
+        self.kinds.len() - 1
+    }
+    /// Adds a parameter channel; names must be unique.
+    pub fn add_param(&mut self, name: &str, kind: ParamKind) -> Result<usize> {
+        if self.param_names.iter().any(|n| n == name) {
+            return Err(CoreError::Model(format!(
+                "parameter channel `{name}` is defined twice"
+            )));
+        }
+        self.param_names.push(name.to_string());
+        self.param_kinds.push(kind);
+        Ok(self.param_names.len() - 1)
+    }
+    /// DOF index of coordinate `axis` of `node`; errors name `context`.
+    pub fn node_dof(&self, node: usize, axis: usize, context: &str) -> Result<usize> {
+        let base = self
+            .node_base
+            .get(node)
+            .ok_or_else(|| CoreError::NodeOutOfRange {
+                context: context.to_string(),
+                index: node,
+                count: self.n_nodes(),
+            })?;
+        Ok(base + axis)
+    }
+    /// Writes the `dim` DOF indices of `node` into `out[..dim]`.
+    pub fn node_dofs(&self, node: usize, out: &mut [usize], context: &str) -> Result<()> {
+        for axis in 0..self.dim {
+            out[axis] = self.node_dof(node, axis, context)?;
+        }
+        Ok(())
+    }
+    /// Index of the parameter channel `name`.
+    pub fn param(&self, name: &str, context: &str) -> Result<usize> {
+        self.param_names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| CoreError::UnknownParam {
+                context: context.to_string(),
+                name: name.to_string(),
+                known: if self.param_names.is_empty() {
+                    "none".into()
+                } else {
+                    self.param_names.join(", ")
+                },
+            })
+    }
+    /// Names of the parameter channels, in index order.
+    pub fn param_names(&self) -> &[String] {
+        &self.param_names
+    }
+    /// Kinds of the parameter channels, in index order.
+    pub fn param_kinds(&self) -> &[ParamKind] {
+        &self.param_kinds
+    }
+    /// What each DOF is.
+    pub fn dof_kinds(&self) -> &[DofKind] {
+        &self.kinds
+    }
+    /// First DOF of each node.
+    pub fn node_base(&self) -> &[usize] {
+        &self.node_base
+    }
+}

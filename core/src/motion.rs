@@ -1,0 +1,85 @@
+//! Prescribed motions of DOFs (Dirichlet conditions). A constrained DOF is
+//! removed from the solve and set from its motion at every step.
+
+use serde::{Deserialize, Serialize};
+
+/// The value of a constrained DOF as a function of time `t` (s).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Motion {
+    /// Held at its initial value.
+    Fixed,
+    /// `q0 + velocity·t` (velocity in m/s or rad/s).
+    Linear {
+        /// Rate of change.
+        velocity: f64,
+    },
+    /// `q0 + amplitude·sin(2π·frequency·t + phase)`.
+    Sine {
+        /// Amplitude (m or rad).
+        amplitude: f64,
+        /// Frequency, Hz.
+        frequency: f64,
+        /// Phase, rad.
+        #[serde(default)]
+        phase: f64,
+    },
+    /// `q0 +` piecewise-linear offset through `(t, offset)` keyframes, held
+    /// constant outside.
+    Keyframes {
+        /// Time-sorted keyframes.
+        keys: Vec<(f64, f64)>,
+    },
+}
+
+impl Motion {
+    /// Value at time `t` for a DOF whose initial value is `q0`.
+    pub fn value(&self, q0: f64, t: f64) -> f64 {
+        match self {
+            Motion::Fixed => q0,
+            Motion::Linear { velocity } => q0 + velocity * t,
+            Motion::Sine {
+                amplitude,
+                frequency,
+                phase,
+            } => q0 + amplitude * (2.0 * std::f64::consts::PI * frequency * t + phase).sin(),
+            Motion::Keyframes { keys } => q0 + piecewise_linear(keys, t),
+        }
+    }
+}
+
+/// Piecewise-linear interpolation through time-sorted `(t, value)` keys,
+/// constant outside; 0 when there is no key.
+pub fn piecewise_linear(keys: &[(f64, f64)], t: f64) -> f64 {
+    match keys {
+        [] => 0.0,
+        [(_, v)] => *v,
+        _ => {
+            if t <= keys[0].0 {
+                return keys[0].1;
+            }
+            for w in keys.windows(2) {
+                let ((t0, v0), (t1, v1)) = (w[0], w[1]);
+                if t <= t1 {
+                    let s = if t1 > t0 { (t - t0) / (t1 - t0) } else { 1.0 };
+                    return v0 + s * (v1 - v0);
+                }
+            }
+            keys[keys.len() - 1].1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn keyframes_interpolate_and_clamp() {
+        let k = vec![(0.0, 0.0), (1.0, 2.0), (3.0, 0.0)];
+        assert_eq!(piecewise_linear(&k, -1.0), 0.0);
+        assert_eq!(piecewise_linear(&k, 0.5), 1.0);
+        assert_eq!(piecewise_linear(&k, 2.0), 1.0);
+        assert_eq!(piecewise_linear(&k, 5.0), 0.0);
+        assert_eq!(Motion::Linear { velocity: 2.0 }.value(1.0, 0.5), 2.0);
+    }
+}

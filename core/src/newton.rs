@@ -1,0 +1,205 @@
+//! Newton's method with backtracking line search on a smooth potential `Φ`
+//! over the free DOFs (MAT-DiSMech Algorithm 1, with the line search of its
+//! §6.2; the cable paper §II-D minimizes the same incremental potential).
+//!
+//! Direction: the exact Hessian is tried first (Cholesky); if it is not
+//! positive definite, the element Hessians are projected onto the PSD cone;
+//! if that still fails, a diagonal shift grows until Cholesky succeeds.
+//! The step is accepted when `Φ` decreases (Armijo) and stays finite, so an
+//! energy that returns `NaN`/`∞` for an invalid state (an inverted element)
+//! is never entered.
+
+use crate::error::Result;
+use crate::linsolve::{Factor, LinearSolver};
+use faer::sparse::SparseColMat;
+use serde::{Deserialize, Serialize};
+
+/// Settings of the Newton solver.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewtonSettings {
+    /// Maximum iterations per step.
+    pub max_iterations: usize,
+    /// Absolute tolerance on the free-DOF residual force, ∞-norm, N.
+    pub abs_tol: f64,
+    /// Tolerance relative to the residual at the initial guess.
+    pub rel_tol: f64,
+    /// Maximum halvings of the line-search step.
+    pub max_backtracks: usize,
+    /// On failure, retry the time step as two half steps, at most this many levels deep.
+    pub max_step_halvings: usize,
+}
+
+impl Default for NewtonSettings {
+    fn default() -> Self {
+        Self {
+            max_iterations: 50,
+            abs_tol: 1e-10,
+            rel_tol: 1e-9,
+            max_backtracks: 40,
+            max_step_halvings: 0,
+        }
+    }
+}
+
+/// What a Newton solve did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct NewtonStats {
+    /// Iterations performed (Hessian factorizations of accepted directions).
+    pub iterations: usize,
+    /// Iterations whose exact Hessian was indefinite and were PSD-projected.
+    pub projected: usize,
+    /// Iterations that needed a diagonal shift on top of the projection.
+    pub shifted: usize,
+    /// Total line-search halvings.
+    pub backtracks: usize,
+    /// Final residual, N (∞-norm over free DOFs).
+    pub residual: f64,
+}
+
+/// A potential over the full DOF vector whose free part Newton minimizes.
+pub trait Potential {
+    /// `Φ(x)`; may be `NaN`/`∞` for invalid states.
+    fn value(&mut self, x: &[f64]) -> f64;
+    /// `∇Φ` restricted to the free DOFs (solve order).
+    fn gradient(&mut self, x: &[f64], g: &mut [f64]);
+    /// Lower triangle of `∇²Φ + shift·I` over free DOFs, with element
+    /// Hessians PSD-projected when `project`.
+    fn hessian(&mut self, x: &[f64], project: bool, shift: f64)
+    -> Result<SparseColMat<usize, f64>>;
+    /// Converts a gradient norm of `Φ` to a force (N).
+    fn force_scale(&self) -> f64;
+}
+
+/// Why Newton stopped without converging.
+#[derive(Debug, Clone)]
+pub struct NewtonFailure {
+    /// Statistics up to the failure.
+    pub stats: NewtonStats,
+    /// Tolerance it had to reach (N).
+    pub tolerance: f64,
+    /// Explanation.
+    pub reason: String,
+}
+
+fn inf_norm(v: &[f64]) -> f64 {
+    v.iter().fold(0.0, |m, x| m.max(x.abs()))
+}
+
+/// Factorizes the Hessian with the exact → projected → shifted strategy.
+fn direction_factor(
+    pot: &mut dyn Potential,
+    x: &[f64],
+    solver: &LinearSolver,
+    stats: &mut NewtonStats,
+) -> std::result::Result<Factor, String> {
+    let h = pot.hessian(x, false, 0.0).map_err(|e| e.to_string())?;
+    if let Ok(f) = solver.factor(&h) {
+        return Ok(f);
+    }
+    stats.projected += 1;
+    let h = pot.hessian(x, true, 0.0).map_err(|e| e.to_string())?;
+    if let Ok(f) = solver.factor(&h) {
+        return Ok(f);
+    }
+    stats.shifted += 1;
+    let scale = h
+        .val()
+        .iter()
+        .fold(0.0f64, |m, v| m.max(v.abs()))
+        .max(1e-300);
+    let mut shift = 1e-10 * scale;
+    for _ in 0..30 {
+        let hs = pot.hessian(x, true, shift).map_err(|e| e.to_string())?;
+        if let Ok(f) = solver.factor(&hs) {
+            return Ok(f);
+        }
+        shift *= 10.0;
+    }
+    Err("the Hessian could not be made positive definite".into())
+}
+
+/// Minimizes `pot` over the free DOFs `free` of `x`, in place.
+pub fn minimize(
+    pot: &mut dyn Potential,
+    x: &mut [f64],
+    free: &[usize],
+    solver: &LinearSolver,
+    settings: &NewtonSettings,
+) -> std::result::Result<NewtonStats, NewtonFailure> {
+    let nf = free.len();
+    let mut stats = NewtonStats::default();
+    let mut g = vec![0.0; nf];
+    let fscale = pot.force_scale();
+    let mut phi = pot.value(x);
+    pot.gradient(x, &mut g);
+    let r0 = inf_norm(&g) * fscale;
+    let tol = settings.abs_tol + settings.rel_tol * r0;
+    let fail = |stats: NewtonStats, reason: String| NewtonFailure {
+        stats,
+        tolerance: tol,
+        reason,
+    };
+    if !phi.is_finite() || !r0.is_finite() {
+        return Err(fail(
+            stats,
+            "the potential is not finite at the initial guess".into(),
+        ));
+    }
+    stats.residual = r0;
+    let mut trial = x.to_vec();
+    let mut g_trial = vec![0.0; nf];
+    loop {
+        if stats.residual <= tol {
+            return Ok(stats);
+        }
+        if stats.iterations >= settings.max_iterations {
+            return Err(fail(stats, "iteration limit reached".into()));
+        }
+        let factor = direction_factor(pot, x, solver, &mut stats).map_err(|r| fail(stats, r))?;
+        stats.iterations += 1;
+        let neg: Vec<f64> = g.iter().map(|v| -v).collect();
+        let mut d = factor.solve(&neg);
+        let mut slope: f64 = g.iter().zip(&d).map(|(a, b)| a * b).sum();
+        if !(slope < 0.0) {
+            // Not a descent direction (round-off in a near-singular system): steepest descent.
+            d.copy_from_slice(&neg);
+            slope = -g.iter().map(|v| v * v).sum::<f64>();
+        }
+        let mut alpha = 1.0;
+        let mut accepted = false;
+        for _ in 0..=settings.max_backtracks {
+            trial.copy_from_slice(x);
+            for (k, &i) in free.iter().enumerate() {
+                trial[i] += alpha * d[k];
+            }
+            let phi_t = pot.value(&trial);
+            if phi_t.is_finite() {
+                let armijo = phi_t <= phi + 1e-4 * alpha * slope;
+                // Near convergence Φ differences drown in round-off: accept a
+                // step that does not raise Φ beyond round-off and lowers the residual.
+                let roundoff = (phi_t - phi).abs() <= 1e-13 * phi.abs().max(phi_t.abs());
+                if armijo || roundoff {
+                    pot.gradient(&trial, &mut g_trial);
+                    let r_t = inf_norm(&g_trial) * fscale;
+                    if armijo || r_t < stats.residual {
+                        x.copy_from_slice(&trial);
+                        std::mem::swap(&mut g, &mut g_trial);
+                        phi = phi_t;
+                        stats.residual = r_t;
+                        accepted = true;
+                        break;
+                    }
+                }
+            }
+            alpha *= 0.5;
+            stats.backtracks += 1;
+        }
+        if !accepted {
+            return Err(fail(
+                stats,
+                "the line search found no decrease of the potential (a state with finite energy could not be reached along the Newton direction)".into(),
+            ));
+        }
+    }
+}

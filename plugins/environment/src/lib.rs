@@ -1,0 +1,30 @@
+//! # pliant-environment
+//!
+//! Environment energies (SI units): gravity and buoyancy (MAT-DiSMech §5.1),
+//! ground contact against an arbitrary plane with the cable paper's smooth
+//! one-sided quadratic, MAT-DiSMech's log-exp penalty (eq. 25) or the snake
+//! paper's spring–damper ground (eq. 3); friction lagged on the previous
+//! step's normal force (cable paper §II-C) or smooth Coulomb friction
+//! (MAT-DiSMech eq. 23), optionally anisotropic along a body axis (snake paper
+//! eq. 4); viscous damping (MAT-DiSMech eq. 27); and a plain stretch spring.
+//!
+//! Every energy has analytic gradients and Hessians, checked in its tests
+//! against the dual-number fallback and finite differences with
+//! [`pliant_core::derivcheck`].
+
+pub mod damping;
+pub mod gravity;
+pub mod ground;
+pub mod penalty;
+pub mod spring;
+mod vec3;
+
+pub use damping::ViscousDamping;
+pub use gravity::Gravity;
+pub use ground::{Friction, Ground, NormalLaw};
+pub use spring::{Spring, Springs};
+
+/// Call once from a binary so the linker keeps this crate's energy
+/// registrations (typetag and the energy list) even if nothing else from it
+/// is referenced.
+pub fn link() {}

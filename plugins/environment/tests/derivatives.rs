@@ -1,0 +1,234 @@
+//! Every environment energy: analytic gradient/Hessian vs the dual-number
+//! fallback vs central finite differences, including history and parameter
+//! blocks, at random, stretched and near-degenerate states.
+
+use pliant_core::derivcheck::{Rng, Tolerances, check};
+use pliant_core::{Energy, EvalState, Model, ModelBuilder, ParamChannel, ParamKind};
+use pliant_environment::{Friction, Gravity, Ground, NormalLaw, Spring, Springs, ViscousDamping};
+
+/// A small 2-D or 3-D model: `n` nodes near the plane z = 0 (y = 0 in 2-D),
+/// one control channel `u`.
+fn model(dim: usize, energies: Vec<Box<dyn Energy>>) -> Model {
+    let mut b = ModelBuilder::new(dim).unwrap();
+    let mut rng = Rng::new(7);
+    for _ in 0..5 {
+        let p: Vec<f64> = (0..dim).map(|_| rng.range(-0.05, 0.05)).collect();
+        b.add_node(&p, rng.range(0.01, 0.02)).unwrap();
+    }
+    b.add_param(ParamChannel {
+        name: "u".into(),
+        kind: ParamKind::Control,
+        value: 0.003,
+        keyframes: vec![],
+    })
+    .unwrap();
+    for e in energies {
+        b.add_energy(e);
+    }
+    b.build().unwrap()
+}
+
+/// States to check at: `scale` sets how far the nodes move from the rest state
+/// and from the previous state.
+fn states(m: &Model, seed: u64, scale: f64) -> (Vec<f64>, Vec<f64>) {
+    let mut rng = Rng::new(seed);
+    let q: Vec<f64> = m.q0.iter().map(|x| x + rng.range(-scale, scale)).collect();
+    let qp: Vec<f64> = q.iter().map(|x| x + rng.range(-scale, scale)).collect();
+    (q, qp)
+}
+
+fn check_all(m: &Model, tol: &Tolerances, label: &str) {
+    for (seed, scale) in [(1, 1e-3), (2, 1e-2), (3, 3e-2), (4, 1e-4)] {
+        let (q, qp) = states(m, seed, scale);
+        let p = vec![0.003];
+        let s = EvalState {
+            q: &q,
+            q_prev: &qp,
+            p: &p,
+            h: 0.01,
+            t: 0.0,
+        };
+        for e in &m.energies {
+            let r = check(e.as_ref(), &s, tol);
+            eprintln!("{label} seed {seed}: {r:?}");
+            r.assert_within(tol);
+        }
+    }
+}
+
+#[test]
+fn spring_derivatives() {
+    for dim in [2, 3] {
+        let springs = vec![
+            Spring {
+                nodes: [0, 1],
+                stiffness: 120.0,
+                rest_length: None,
+            },
+            Spring {
+                nodes: [1, 2],
+                stiffness: 80.0,
+                rest_length: Some(0.5),
+            }, // strongly stretched/compressed
+            Spring {
+                nodes: [3, 4],
+                stiffness: 10.0,
+                rest_length: Some(1e-4),
+            },
+        ];
+        let m = model(
+            dim,
+            vec![
+                Box::new(Springs::new(springs.clone())),
+                Box::new(Springs::with_contraction(springs, "u")),
+            ],
+        );
+        check_all(&m, &Tolerances::default(), &format!("spring {dim}-D"));
+    }
+}
+
+#[test]
+fn gravity_and_buoyancy_derivatives() {
+    let mut g = Gravity::new(&[0.0, 0.0, -9.81]);
+    g.density = Some(1200.0);
+    g.medium_density = Some(1000.0);
+    let m = model(
+        3,
+        vec![Box::new(Gravity::new(&[1.0, 2.0, -9.81])), Box::new(g)],
+    );
+    check_all(&m, &Tolerances::default(), "gravity");
+    // Buoyancy scales the weight by (ρ − ρ_med)/ρ.
+    let q = m.q0.clone();
+    let p = vec![0.0];
+    let s = EvalState {
+        q: &q,
+        q_prev: &q,
+        p: &p,
+        h: 0.01,
+        t: 0.0,
+    };
+    let mut g1 = vec![0.0; 15];
+    m.energies[1].gradient_blocks(&s, &mut g1);
+    assert!((g1[2] - m.mass[2] * 9.81 * 200.0 / 1200.0).abs() < 1e-12);
+}
+
+#[test]
+fn damping_derivatives() {
+    let m = model(3, vec![Box::new(ViscousDamping::uniform(0.3))]);
+    check_all(&m, &Tolerances::default(), "damping");
+}
+
+fn ground_laws() -> Vec<NormalLaw> {
+    vec![
+        NormalLaw::Quadratic {
+            stiffness: 2000.0,
+            smoothing: 2e-3,
+        },
+        NormalLaw::LogExp {
+            stiffness: 2000.0,
+            delta: 5e-3,
+        },
+        NormalLaw::SpringDamper {
+            stiffness: 1000.0,
+            damping: 130.0,
+            smoothing: 2e-3,
+        },
+    ]
+}
+
+fn frictions(aniso: bool) -> Vec<Option<Friction>> {
+    let a = |v: f64| if aniso { Some(v) } else { None };
+    vec![
+        None,
+        Some(Friction::LaggedQuadratic {
+            mu: 3.0,
+            mu_axis: a(9.0),
+        }),
+        Some(Friction::SmoothCoulomb {
+            mu: 0.2,
+            mu_axis: a(0.6),
+            slip_velocity: 0.05,
+        }),
+    ]
+}
+
+#[test]
+fn ground_derivatives_all_laws_and_frictions() {
+    // Finite differences of piecewise laws: the random states must not sit on
+    // a joint; a 1e-7 step makes that vanishingly unlikely.
+    let tol = Tolerances {
+        exact: 1e-8,
+        fd: 2e-5,
+        step: 1e-7,
+    };
+    for dim in [2, 3] {
+        let normal: Vec<f64> = if dim == 3 {
+            vec![0.1, -0.2, 1.0]
+        } else {
+            vec![0.15, 1.0]
+        };
+        for law in ground_laws() {
+            for aniso in [false, true] {
+                for fr in frictions(aniso) {
+                    if fr.is_none() && aniso {
+                        continue;
+                    }
+                    let mut g = Ground::new(&vec![0.0; dim], &normal, law, fr);
+                    if aniso {
+                        g.axes = Some(vec![[1, 2], [2, 3], [3, 4], [4, 0], [0, 1]]);
+                    }
+                    let m = model(dim, vec![Box::new(g)]);
+                    check_all(&m, &tol, &format!("ground {dim}-D {law:?} {fr:?}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn friction_is_smooth_at_rest() {
+    // x = x_prev exactly (the first Newton iterate of a resting body): finite,
+    // symmetric, positive semidefinite friction Hessian.
+    let g = Ground::new(
+        &[0.0, 0.0, 0.0],
+        &[0.0, 0.0, 1.0],
+        NormalLaw::Quadratic {
+            stiffness: 1000.0,
+            smoothing: 1e-3,
+        },
+        Some(Friction::SmoothCoulomb {
+            mu: 0.5,
+            mu_axis: None,
+            slip_velocity: 1e-3,
+        }),
+    );
+    let m = model(3, vec![Box::new(g)]);
+    let mut q = m.q0.clone();
+    for n in 0..5 {
+        q[3 * n + 2] = -0.002; // all nodes penetrating
+    }
+    let p = vec![0.0];
+    let s = EvalState {
+        q: &q,
+        q_prev: &q,
+        p: &p,
+        h: 0.01,
+        t: 0.0,
+    };
+    let mut h = vec![0.0; 5 * 9];
+    m.energies[0].hessian_blocks(&s, &mut h);
+    assert!(h.iter().all(|v| v.is_finite()));
+    let mut hf = vec![0.0; 5 * 9];
+    m.energies[0].elements().hessian_blocks(&s, &mut hf);
+    for (a, b) in h.iter().zip(&hf) {
+        assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "{a} vs {b}");
+    }
+    // Tangential stiffness = N μ K₂/(2h) at rest.
+    let n = 1000.0 * (0.002 - 0.5e-3);
+    let expected = n * 0.5 * (15.0 / 1e-3) / 2.0 / 0.01;
+    assert!(
+        (h[0] - expected).abs() < 1e-6 * expected,
+        "{} vs {expected}",
+        h[0]
+    );
+}
