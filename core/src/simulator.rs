@@ -224,6 +224,9 @@ pub fn tr_mul_add(a: &SparseColMat<usize, f64>, x: &[f64], y: &mut [f64]) {
     }
 }
 
+/// The sparse matrix type of the derivative blocks.
+pub type SparseMat = SparseColMat<usize, f64>;
+
 /// Summary of one completed step.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct StepReport {

@@ -1,0 +1,21 @@
+//! # pliant
+//!
+//! Differentiable soft-robot physics. This facade re-exports the engine
+//! ([`pliant_core`]), the differentiable-trajectory crate ([`pliant_optim`])
+//! and the plugins, and holds what the `pliant` command line uses: model
+//! builders ([`lattice`]), the built-in [`demo`], and rollout output
+//! ([`runner`], [`output`]). SI units throughout.
+
+pub mod demo;
+pub mod lattice;
+pub mod output;
+pub mod runner;
+
+pub use pliant_core as core;
+pub use pliant_environment as environment;
+pub use pliant_optim as optim;
+
+/// Makes sure every plugin crate's energy registrations are linked in.
+pub fn init() {
+    pliant_environment::link();
+}

@@ -1,0 +1,69 @@
+//! Trajectory output: CSV (one row per step) and JSON.
+
+use serde::Serialize;
+use std::path::Path;
+
+/// One recorded step.
+#[derive(Debug, Clone, Serialize)]
+pub struct Frame {
+    /// Step index (0 = initial state).
+    pub step: usize,
+    /// Time, s.
+    pub time: f64,
+    /// Centre of mass, m.
+    pub com: Vec<f64>,
+    /// Kinetic energy, J.
+    pub kinetic: f64,
+    /// Newton iterations of this step.
+    pub newton_iterations: usize,
+    /// Final residual of this step, N.
+    pub residual: f64,
+    /// Full state `q` (m, rad).
+    pub q: Vec<f64>,
+}
+
+/// A recorded rollout.
+#[derive(Debug, Clone, Serialize)]
+pub struct Trajectory {
+    /// Spatial dimension.
+    pub dim: usize,
+    /// Step size, s.
+    pub dt: f64,
+    /// Frames, initial state first.
+    pub frames: Vec<Frame>,
+}
+
+/// Writes `trajectory.csv` (step, time, COM, kinetic energy, Newton
+/// iterations, residual, then every DOF) and `trajectory.json` into `dir`.
+pub fn write(dir: &Path, traj: &Trajectory) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("creating {}: {e}", dir.display()))?;
+    let csv_path = dir.join("trajectory.csv");
+    let mut w = csv::Writer::from_path(&csv_path)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", csv_path.display()))?;
+    let axes = ["x", "y", "z"];
+    let n = traj.frames.first().map_or(0, |f| f.q.len());
+    let mut header: Vec<String> = vec!["step".into(), "time_s".into()];
+    header.extend((0..traj.dim).map(|a| format!("com_{}_m", axes[a])));
+    header.extend([
+        "kinetic_J".into(),
+        "newton_iterations".into(),
+        "residual_N".into(),
+    ]);
+    header.extend((0..n).map(|i| format!("q{i}")));
+    w.write_record(&header)?;
+    for f in &traj.frames {
+        let mut row = vec![f.step.to_string(), format!("{:.9}", f.time)];
+        row.extend(f.com.iter().map(|c| format!("{c:.9e}")));
+        row.push(format!("{:.9e}", f.kinetic));
+        row.push(f.newton_iterations.to_string());
+        row.push(format!("{:.3e}", f.residual));
+        row.extend(f.q.iter().map(|v| format!("{v:.12e}")));
+        w.write_record(&row)?;
+    }
+    w.flush()?;
+    let json_path = dir.join("trajectory.json");
+    let file = std::fs::File::create(&json_path)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", json_path.display()))?;
+    serde_json::to_writer(std::io::BufWriter::new(file), traj)?;
+    Ok(())
+}
