@@ -40,7 +40,7 @@ enum Command {
 fn finish(
     sim: &Simulator,
     res: pliant::runner::RunResult,
-    out: &PathBuf,
+    out: &std::path::Path,
     started: std::time::Instant,
 ) -> Result<()> {
     pliant::output::write(out, &res.trajectory)

@@ -55,9 +55,9 @@ impl Assembler {
         let n = model.n_dofs();
         let mut free_of = vec![NOT_FREE; n];
         let mut free_dofs = Vec::new();
-        for i in 0..n {
+        for (i, f) in free_of.iter_mut().enumerate() {
             if model.is_free(i) {
-                free_of[i] = free_dofs.len();
+                *f = free_dofs.len();
                 free_dofs.push(i);
             }
         }

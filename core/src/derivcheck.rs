@@ -72,12 +72,12 @@ impl CheckReport {
         ];
         let mut bad = Vec::new();
         for (n, v) in exact {
-            if !(v <= tol.exact) {
+            if v.is_nan() || v > tol.exact {
                 bad.push(format!("{n}: {v:.3e} > {:.1e}", tol.exact));
             }
         }
         for (n, v) in fd {
-            if !(v <= tol.fd) {
+            if v.is_nan() || v > tol.fd {
                 bad.push(format!("{n}: {v:.3e} > {:.1e}", tol.fd));
             }
         }

@@ -116,8 +116,8 @@ impl Layout {
     }
     /// Writes the `dim` DOF indices of `node` into `out[..dim]`.
     pub fn node_dofs(&self, node: usize, out: &mut [usize], context: &str) -> Result<()> {
-        for axis in 0..self.dim {
-            out[axis] = self.node_dof(node, axis, context)?;
+        for (axis, o) in out.iter_mut().enumerate().take(self.dim) {
+            *o = self.node_dof(node, axis, context)?;
         }
         Ok(())
     }

@@ -161,7 +161,7 @@ pub fn minimize(
         let neg: Vec<f64> = g.iter().map(|v| -v).collect();
         let mut d = factor.solve(&neg);
         let mut slope: f64 = g.iter().zip(&d).map(|(a, b)| a * b).sum();
-        if !(slope < 0.0) {
+        if slope.is_nan() || slope >= 0.0 {
             // Not a descent direction (round-off in a near-singular system): steepest descent.
             d.copy_from_slice(&neg);
             slope = -g.iter().map(|v| v * v).sum::<f64>();

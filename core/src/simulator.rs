@@ -188,8 +188,9 @@ pub fn triplets_of(a: &SparseColMat<usize, f64>, scale: f64) -> Vec<Triplet<usiz
     let cp = a.symbolic().col_ptr();
     let ri = a.symbolic().row_idx();
     for j in 0..a.ncols() {
-        for k in cp[j]..cp[j + 1] {
-            t.push(Triplet::new(ri[k], j, scale * a.val()[k]));
+        let range = cp[j]..cp[j + 1];
+        for (&r, &v) in ri[range.clone()].iter().zip(&a.val()[range]) {
+            t.push(Triplet::new(r, j, scale * v));
         }
     }
     t
@@ -277,13 +278,13 @@ impl Simulator {
         let solver = LinearSolver::new(asm.symbolic())?;
         let free_dofs = Arc::new(asm.free_dofs().to_vec());
         let mass_free: Vec<f64> = free_dofs.iter().map(|&i| model.mass[i]).collect();
-        if integrator == Integrator::SymplecticEuler {
-            if let Some(k) = mass_free.iter().position(|&m| m <= 0.0) {
-                return Err(CoreError::Model(format!(
-                    "symplectic Euler needs a positive mass on every free DOF; DOF {} has {}",
-                    free_dofs[k], mass_free[k]
-                )));
-            }
+        if integrator == Integrator::SymplecticEuler
+            && let Some(k) = mass_free.iter().position(|&m| m <= 0.0)
+        {
+            return Err(CoreError::Model(format!(
+                "symplectic Euler needs a positive mass on every free DOF; DOF {} has {}",
+                free_dofs[k], mass_free[k]
+            )));
         }
         let mut q = model.q0.clone();
         model.apply_constraints(&mut q, 0.0);

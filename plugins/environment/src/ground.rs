@@ -591,14 +591,14 @@ impl Energy for Ground {
             .nodes
             .clone()
             .unwrap_or_else(|| (0..info.layout.n_nodes()).collect());
-        if let Some(ax) = &self.axes {
-            if ax.len() != nodes.len() {
-                return Err(CoreError::Model(format!(
-                    "ground.axes has {} entries for {} contact nodes",
-                    ax.len(),
-                    nodes.len()
-                )));
-            }
+        if let Some(ax) = &self.axes
+            && ax.len() != nodes.len()
+        {
+            return Err(CoreError::Model(format!(
+                "ground.axes has {} entries for {} contact nodes",
+                ax.len(),
+                nodes.len()
+            )));
         }
         self.bound = Some(match (dim, self.axes.is_some()) {
             (2, false) => self.bind_n::<2>(info, &nodes, n, c0, law)?,

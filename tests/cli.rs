@@ -1,0 +1,102 @@
+//! The `pliant` binary: demo, energies, simulate (including its errors).
+
+use std::process::Command;
+
+fn pliant() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pliant"))
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("pliant-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn energies_lists_the_builtins() {
+    let out = pliant().arg("energies").output().unwrap();
+    assert!(out.status.success());
+    let s = String::from_utf8_lossy(&out.stdout);
+    for n in ["gravity", "ground", "spring", "viscous_damping"] {
+        assert!(s.contains(n), "{n} not listed:\n{s}");
+    }
+}
+
+#[test]
+fn simulate_writes_trajectories() {
+    let out_dir = tmp("sim");
+    let scene = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/scenes/hanging_chain.json"
+    );
+    let out = pliant()
+        .args(["simulate", scene, "--out"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(out_dir.join("trajectory.csv")).unwrap();
+    let rows = csv.lines().count();
+    assert_eq!(rows, 1 + 1 + 200, "header + initial + 200 steps");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("trajectory.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["frames"].as_array().unwrap().len(), 201);
+    let _ = std::fs::remove_dir_all(&out_dir);
+}
+
+#[test]
+fn simulate_reports_a_bad_scene_without_panicking() {
+    let dir = tmp("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let f = dir.join("bad.json");
+    std::fs::write(
+        &f,
+        r#"{"dim": 3, "nodes": [[0,0,0]], "mass": 1, "energies": [{"type": "nope"}]}"#,
+    )
+    .unwrap();
+    let out = pliant().args(["simulate"]).arg(&f).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("nope") && err.contains("energies[0]") && !err.contains("panicked"),
+        "{err}"
+    );
+    let out = pliant()
+        .args(["simulate", "missing.json"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.json"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn demo_runs_and_settles() {
+    let out_dir = tmp("demo");
+    let out = pliant()
+        .args(["demo", "--out"])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(s.contains("trajectory.csv"), "{s}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("trajectory.json")).unwrap())
+            .unwrap();
+    let last = json["frames"].as_array().unwrap().last().unwrap().clone();
+    assert!(
+        last["kinetic"].as_f64().unwrap() < 1e-9,
+        "the block comes to rest"
+    );
+    let _ = std::fs::remove_dir_all(&out_dir);
+}
