@@ -20,11 +20,13 @@ pub mod model;
 pub mod motion;
 pub mod newton;
 pub mod params;
+pub mod reduced;
 pub mod registry;
 pub mod scene;
 pub mod simulator;
 
 pub use element::{Ctx, Element, ElementSet, Elements};
+pub use reduced::{ReducedElement, ReducedElements};
 pub use energy::{BindInfo, Energy, EvalState};
 pub use error::{CoreError, Result};
 pub use integrator::Integrator;

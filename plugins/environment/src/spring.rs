@@ -3,8 +3,8 @@
 //! in m (default: the initial distance). With a `contraction` channel `u`
 //! (m), the rest length is `L − u`, a linear actuator.
 
-use crate::vec3::{dot, load, sub};
-use pliant_core::element::{Ctx, Element, ElementSet, Elements};
+use pliant_core::element::{Ctx, ElementSet};
+use pliant_core::reduced::{ReducedElement, ReducedElements};
 use pliant_core::energy::{BindInfo, Energy, EvalState};
 use pliant_core::error::{CoreError, Result};
 use pliant_core::num_dual::DualNum;
@@ -24,26 +24,38 @@ pub struct Spring {
     pub rest_length: Option<f64>,
 }
 
-/// A bound spring over `N = 2·dim` DOFs, reading `P ∈ {0, 1}` channels.
+/// A bound spring over `N = 2·dim` DOFs, reading `P ∈ {0, 1}` channels. Its
+/// fallback differentiates over the `R = dim` components of the edge vector
+/// `x_b − x_a` (see [`pliant_core::reduced`]).
 #[derive(Debug, Clone)]
-pub struct SpringEl<const N: usize, const P: usize> {
+pub struct SpringEl<const N: usize, const R: usize, const P: usize> {
     dofs: [usize; N],
     params: [usize; P],
     k: f64,
     rest: f64,
 }
 
-impl<const N: usize, const P: usize> Element<N, P> for SpringEl<N, P> {
+impl<const N: usize, const R: usize, const P: usize> ReducedElement<N, R, P> for SpringEl<N, R, P> {
     fn dofs(&self) -> [usize; N] {
         self.dofs
     }
     fn params(&self) -> [usize; P] {
         self.params
     }
-    fn energy<D: DualNum<f64> + Copy>(&self, x: &[D; N], _xp: &[D; N], p: &[D; P], _c: &Ctx) -> D {
-        let dim = N / 2;
-        let e = sub(&load(x, dim, dim), &load(x, 0, dim));
-        let l = dot(&e, &e).sqrt();
+    fn map(&self) -> [[f64; N]; R] {
+        let mut b = [[0.0; N]; R];
+        for a in 0..R {
+            b[a][a] = -1.0;
+            b[a][R + a] = 1.0;
+        }
+        b
+    }
+    fn energy<D: DualNum<f64> + Copy>(&self, e: &[D; R], _ep: &[D; R], p: &[D; P], _c: &Ctx) -> D {
+        let mut l2 = D::from(0.0);
+        for c in e {
+            l2 += *c * *c;
+        }
+        let l = l2.sqrt();
         let rest = if P == 1 {
             -p[0] + self.rest
         } else {
@@ -54,7 +66,7 @@ impl<const N: usize, const P: usize> Element<N, P> for SpringEl<N, P> {
     }
 }
 
-impl<const N: usize, const P: usize> SpringEl<N, P> {
+impl<const N: usize, const R: usize, const P: usize> SpringEl<N, R, P> {
     /// Unit direction, length and `k(l − L)` at the local state.
     fn kinematics(&self, q: &[f64], p: &[f64]) -> ([f64; 3], f64, f64) {
         let dim = N / 2;
@@ -79,7 +91,7 @@ trait SpringAnalytic: ElementSet {
     fn pblock(&self, s: &EvalState, out: &mut [f64]);
 }
 
-impl<const N: usize, const P: usize> SpringAnalytic for Elements<SpringEl<N, P>, N, P> {
+impl<const N: usize, const R: usize, const P: usize> SpringAnalytic for ReducedElements<SpringEl<N, R, P>, N, R, P> {
     fn grad(&self, s: &EvalState, out: &mut [f64]) {
         let dim = N / 2;
         out.par_chunks_mut(N)
@@ -166,7 +178,7 @@ impl Springs {
             bound: None,
         }
     }
-    fn bind_n<const N: usize, const P: usize>(
+    fn bind_n<const N: usize, const R: usize, const P: usize>(
         &self,
         info: &BindInfo,
         param: [usize; P],
@@ -206,14 +218,14 @@ impl Springs {
                     s.nodes[0], s.nodes[1]
                 )));
             }
-            items.push(SpringEl::<N, P> {
+            items.push(SpringEl::<N, R, P> {
                 dofs,
                 params: param,
                 k: s.stiffness,
                 rest,
             });
         }
-        Ok(Box::new(Elements::<SpringEl<N, P>, N, P>::new(items)))
+        Ok(Box::new(ReducedElements::<SpringEl<N, R, P>, N, R, P>::new(items)))
     }
 }
 
@@ -226,10 +238,10 @@ impl Energy for Springs {
             None => None,
         };
         self.bound = Some(match (dim, ch) {
-            (2, None) => self.bind_n::<4, 0>(info, [])?,
-            (3, None) => self.bind_n::<6, 0>(info, [])?,
-            (2, Some(c)) => self.bind_n::<4, 1>(info, [c])?,
-            (_, Some(c)) => self.bind_n::<6, 1>(info, [c])?,
+            (2, None) => self.bind_n::<4, 2, 0>(info, [])?,
+            (3, None) => self.bind_n::<6, 3, 0>(info, [])?,
+            (2, Some(c)) => self.bind_n::<4, 2, 1>(info, [c])?,
+            (_, Some(c)) => self.bind_n::<6, 3, 1>(info, [c])?,
             _ => unreachable!("layouts are 2-D or 3-D"),
         });
         Ok(())
