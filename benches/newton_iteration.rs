@@ -12,7 +12,9 @@ use faer::sparse::linalg::solvers::{Llt, SymbolicLlt};
 use pliant::core::assembly::Assembler;
 use pliant::core::element::ElementSet;
 use pliant::core::linsolve::LinearSolver;
-use pliant::core::{BindInfo, Energy, EvalState, Integrator, ModelBuilder, NewtonSettings, Simulator};
+use pliant::core::{
+    BindInfo, Energy, EvalState, Integrator, ModelBuilder, NewtonSettings, Simulator,
+};
 use pliant::environment::{Gravity, Ground, NormalLaw};
 use pliant::lattice::SpringLattice;
 use serde::{Deserialize, Serialize};
@@ -43,21 +45,48 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn peak_rss_mib() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM")).map(|l| l.to_string()))
-        .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse::<f64>().ok()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM"))
+                .map(|l| l.to_string())
+        })
+        .and_then(|l| {
+            l.split_whitespace()
+                .nth(1)
+                .and_then(|v| v.parse::<f64>().ok())
+        })
         .map_or(f64::NAN, |kb| kb / 1024.0)
 }
 
 fn lattice_model(n: usize, fallback: bool) -> pliant::core::Model {
-    let lat = SpringLattice { n: [n, n, n], spacing: 0.01, stiffness: 500.0, node_mass: 1e-3, origin: [0.0, 0.0, 1e-3] };
+    let lat = SpringLattice {
+        n: [n, n, n],
+        spacing: 0.01,
+        stiffness: 500.0,
+        node_mass: 1e-3,
+        origin: [0.0, 0.0, 1e-3],
+    };
     let mut b = ModelBuilder::new(3).unwrap();
     lat.add_to(&mut b).unwrap();
     b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -9.81])));
-    b.add_energy(Box::new(Ground::new(&[0.0, 0.0, 0.0], &[0.0, 0.0, 1.0], NormalLaw::Quadratic { stiffness: 1e4, smoothing: 1e-4 }, None)));
+    b.add_energy(Box::new(Ground::new(
+        &[0.0, 0.0, 0.0],
+        &[0.0, 0.0, 1.0],
+        NormalLaw::Quadratic {
+            stiffness: 1e4,
+            smoothing: 1e-4,
+        },
+        None,
+    )));
     let mut m = b.build().unwrap();
     if fallback {
         let springs = m.energies.remove(0);
-        m.energies.insert(0, Box::new(FallbackOnly { inner: Some(springs) }));
+        m.energies.insert(
+            0,
+            Box::new(FallbackOnly {
+                inner: Some(springs),
+            }),
+        );
     }
     m
 }
@@ -69,9 +98,20 @@ fn bench_size(label: &str, n: usize, reps: usize, steps: usize) {
     let mut asm = Assembler::new(&model).unwrap();
     let solver = LinearSolver::new(asm.symbolic()).unwrap();
     // A deformed state: every node displaced a little.
-    let q: Vec<f64> = model.q0.iter().enumerate().map(|(i, x)| x + 1e-4 * ((i * 7919) % 13) as f64 / 13.0).collect();
+    let q: Vec<f64> = model
+        .q0
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x + 1e-4 * ((i * 7919) % 13) as f64 / 13.0)
+        .collect();
     let p: Vec<f64> = vec![];
-    let s = EvalState { q: &q, q_prev: &model.q0, p: &p, h, t: 0.0 };
+    let s = EvalState {
+        q: &q,
+        q_prev: &model.q0,
+        p: &p,
+        h,
+        t: 0.0,
+    };
     let diag: Vec<f64> = asm.free_dofs().iter().map(|&i| model.mass[i]).collect();
     let mut g = vec![0.0; ndof];
 
@@ -80,10 +120,13 @@ fn bench_size(label: &str, n: usize, reps: usize, steps: usize) {
     let sym = SymbolicLlt::try_new(hmat.symbolic(), Side::Lower).unwrap();
     // Interleave the bare factorization with our iteration so both see the
     // same machine state; report medians and the median of per-round ratios.
-    let (mut tv, mut tg, mut th, mut tf, mut ts, mut tb, mut ratio) = (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
+    let (mut tv, mut tg, mut th, mut tf, mut ts, mut tb, mut ratio) =
+        (vec![], vec![], vec![], vec![], vec![], vec![], vec![]);
     for _ in 0..reps {
         let t0 = Instant::now();
-        std::hint::black_box(Llt::try_new_with_symbolic(sym.clone(), hmat.as_ref(), Side::Lower).unwrap());
+        std::hint::black_box(
+            Llt::try_new_with_symbolic(sym.clone(), hmat.as_ref(), Side::Lower).unwrap(),
+        );
         let bare = t0.elapsed().as_secs_f64();
         // A Newton iteration as the solver runs it: Hessian assembly,
         // factorization, solve, then the line search's value and gradient.
@@ -108,13 +151,26 @@ fn bench_size(label: &str, n: usize, reps: usize, steps: usize) {
         tb.push(bare);
         ratio.push((t5 - t0).as_secs_f64() / bare);
     }
-    let (t_value, t_grad, t_hess, t_factor, t_solve, t_bare) = (median(tv), median(tg), median(th), median(tf), median(ts), median(tb));
+    let (t_value, t_grad, t_hess, t_factor, t_solve, t_bare) = (
+        median(tv),
+        median(tg),
+        median(th),
+        median(tf),
+        median(ts),
+        median(tb),
+    );
     let ratio = median(ratio);
     let assembly = t_hess + t_value + t_grad;
     let iteration = assembly + t_factor + t_solve;
 
     // Whole time steps: wall time per Newton iteration.
-    let mut sim = Simulator::new(lattice_model(n, false), Integrator::ImplicitEuler, h, NewtonSettings::default()).unwrap();
+    let mut sim = Simulator::new(
+        lattice_model(n, false),
+        Integrator::ImplicitEuler,
+        h,
+        NewtonSettings::default(),
+    )
+    .unwrap();
     let start = Instant::now();
     let mut iters = 0;
     for _ in 0..steps {
@@ -170,7 +226,10 @@ fn bench_size(label: &str, n: usize, reps: usize, steps: usize) {
 
 fn main() {
     pliant::init();
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
     let want = |s: &str| args.is_empty() || args.iter().any(|a| a == s);
     println!("threads: {}", rayon::current_num_threads());
     if want("10k") {

@@ -100,3 +100,30 @@ fn demo_runs_and_settles() {
     );
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+#[test]
+fn demo_is_bitwise_identical_with_one_and_two_threads() {
+    // JSON floats are written in shortest round-trip form: equal text means
+    // bitwise-equal states.
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let dir = tmp(&format!("threads{threads}"));
+        let out = pliant()
+            .env("RAYON_NUM_THREADS", threads)
+            .args(["demo", "--out"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        outputs.push(std::fs::read(dir.join("trajectory.json")).unwrap());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(
+        outputs[0] == outputs[1],
+        "trajectories differ between RAYON_NUM_THREADS=1 and 2"
+    );
+}

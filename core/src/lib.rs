@@ -26,15 +26,15 @@ pub mod scene;
 pub mod simulator;
 
 pub use element::{Ctx, Element, ElementSet, Elements};
-pub use reduced::{ReducedElement, ReducedElements};
 pub use energy::{BindInfo, Energy, EvalState};
 pub use error::{CoreError, Result};
 pub use integrator::Integrator;
 pub use layout::{Layout, ParamKind};
 pub use model::{Model, ModelBuilder};
 pub use motion::Motion;
-pub use newton::NewtonSettings;
+pub use newton::{HessianStrategy, NewtonSettings};
 pub use params::ParamChannel;
+pub use reduced::{ReducedElement, ReducedElements};
 pub use simulator::{Simulator, StepDerivatives, StepReport};
 
 #[doc(hidden)]

@@ -3,8 +3,9 @@
 //! §6.2; the cable paper §II-D minimizes the same incremental potential).
 //!
 //! Direction: the exact Hessian is tried first (Cholesky); if it is not
-//! positive definite, the element Hessians are projected onto the PSD cone;
-//! if that still fails, a diagonal shift grows until Cholesky succeeds.
+//! positive definite, a diagonal shift grows until Cholesky succeeds
+//! (default), or the element Hessians are projected onto the PSD cone (see
+//! [`HessianStrategy`]).
 //! The step is accepted when `Φ` decreases (Armijo) and stays finite, so an
 //! energy that returns `NaN`/`∞` for an invalid state (an inverted element)
 //! is never entered.
@@ -13,6 +14,25 @@ use crate::error::Result;
 use crate::linsolve::{Factor, LinearSolver};
 use faer::sparse::SparseColMat;
 use serde::{Deserialize, Serialize};
+
+/// How the Newton direction copes with an indefinite Hessian (the exact
+/// Hessian is always what sensitivities use; this only shapes the search
+/// direction). Measured by `cargo run --release --example hessian_strategies`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HessianStrategy {
+    /// Exact Hessian; if Cholesky fails, add a diagonal shift `τ I` grown by
+    /// 10× until it succeeds (Levenberg–Marquardt style; the shift starts from
+    /// a tenth of the last one that worked). Follows negative curvature, so it
+    /// escapes saddles such as a column at its buckling load.
+    #[default]
+    ExactShift,
+    /// Exact Hessian; if Cholesky fails, project every element Hessian onto
+    /// the PSD cone (then shift if needed).
+    ExactThenProject,
+    /// Always project element Hessians onto the PSD cone (then shift if needed).
+    Project,
+}
 
 /// Settings of the Newton solver.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -28,6 +48,8 @@ pub struct NewtonSettings {
     pub max_backtracks: usize,
     /// On failure, retry the time step as two half steps, at most this many levels deep.
     pub max_step_halvings: usize,
+    /// Treatment of indefinite Hessians.
+    pub hessian: HessianStrategy,
 }
 
 impl Default for NewtonSettings {
@@ -38,6 +60,7 @@ impl Default for NewtonSettings {
             rel_tol: 1e-9,
             max_backtracks: 40,
             max_step_halvings: 0,
+            hessian: HessianStrategy::ExactShift,
         }
     }
 }
@@ -47,9 +70,10 @@ impl Default for NewtonSettings {
 pub struct NewtonStats {
     /// Iterations performed (Hessian factorizations of accepted directions).
     pub iterations: usize,
-    /// Iterations whose exact Hessian was indefinite and were PSD-projected.
+    /// Iterations whose exact Hessian was indefinite and were PSD-projected
+    /// (strategy `exact_then_project`).
     pub projected: usize,
-    /// Iterations that needed a diagonal shift on top of the projection.
+    /// Iterations that needed a diagonal shift.
     pub shifted: usize,
     /// Total line-search halvings.
     pub backtracks: usize,
@@ -86,21 +110,28 @@ fn inf_norm(v: &[f64]) -> f64 {
     v.iter().fold(0.0, |m, x| m.max(x.abs()))
 }
 
-/// Factorizes the Hessian with the exact → projected → shifted strategy.
+/// Factorizes the Hessian following `strategy` (see [`HessianStrategy`]);
+/// `last_shift` carries the last successful diagonal shift between iterations.
 fn direction_factor(
     pot: &mut dyn Potential,
     x: &[f64],
     solver: &LinearSolver,
+    strategy: HessianStrategy,
+    last_shift: &mut f64,
     stats: &mut NewtonStats,
 ) -> std::result::Result<Factor, String> {
-    let h = pot.hessian(x, false, 0.0).map_err(|e| e.to_string())?;
+    let mut project = strategy == HessianStrategy::Project;
+    let mut h = pot.hessian(x, project, 0.0).map_err(|e| e.to_string())?;
     if let Ok(f) = solver.factor(&h) {
         return Ok(f);
     }
-    stats.projected += 1;
-    let h = pot.hessian(x, true, 0.0).map_err(|e| e.to_string())?;
-    if let Ok(f) = solver.factor(&h) {
-        return Ok(f);
+    if strategy == HessianStrategy::ExactThenProject {
+        project = true;
+        stats.projected += 1;
+        h = pot.hessian(x, true, 0.0).map_err(|e| e.to_string())?;
+        if let Ok(f) = solver.factor(&h) {
+            return Ok(f);
+        }
     }
     stats.shifted += 1;
     let scale = h
@@ -108,10 +139,11 @@ fn direction_factor(
         .iter()
         .fold(0.0f64, |m, v| m.max(v.abs()))
         .max(1e-300);
-    let mut shift = 1e-10 * scale;
-    for _ in 0..30 {
-        let hs = pot.hessian(x, true, shift).map_err(|e| e.to_string())?;
+    let mut shift = (1e-10 * scale).max(0.1 * *last_shift);
+    for _ in 0..40 {
+        let hs = pot.hessian(x, project, shift).map_err(|e| e.to_string())?;
         if let Ok(f) = solver.factor(&hs) {
+            *last_shift = shift;
             return Ok(f);
         }
         shift *= 10.0;
@@ -148,6 +180,7 @@ pub fn minimize(
     }
     stats.residual = r0;
     let mut trial = x.to_vec();
+    let mut last_shift = 0.0;
     let mut g_trial = vec![0.0; nf];
     loop {
         if stats.residual <= tol {
@@ -156,7 +189,15 @@ pub fn minimize(
         if stats.iterations >= settings.max_iterations {
             return Err(fail(stats, "iteration limit reached".into()));
         }
-        let factor = direction_factor(pot, x, solver, &mut stats).map_err(|r| fail(stats, r))?;
+        let factor = direction_factor(
+            pot,
+            x,
+            solver,
+            settings.hessian,
+            &mut last_shift,
+            &mut stats,
+        )
+        .map_err(|r| fail(stats, r))?;
         stats.iterations += 1;
         let neg: Vec<f64> = g.iter().map(|v| -v).collect();
         let mut d = factor.solve(&neg);

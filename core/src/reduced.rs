@@ -13,7 +13,9 @@
 use crate::element::{Ctx, ElementSet};
 use crate::energy::EvalState;
 use nalgebra::SVector;
-use num_dual::{Dual2SVec64, DualNum, DualSVec64, HyperDualSVec64, gradient, hessian, partial_hessian};
+use num_dual::{
+    Dual2SVec64, DualNum, DualSVec64, HyperDualSVec64, gradient, hessian, partial_hessian,
+};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -28,7 +30,8 @@ pub trait ReducedElement<const N: usize, const R: usize, const P: usize>: Send +
     /// The constant map `B` (row-major `R × N`).
     fn map(&self) -> [[f64; N]; R];
     /// Energy (J) in terms of `r = B x`, `r_prev = B x_prev` and the channels.
-    fn energy<D: DualNum<f64> + Copy>(&self, r: &[D; R], r_prev: &[D; R], p: &[D; P], c: &Ctx) -> D;
+    fn energy<D: DualNum<f64> + Copy>(&self, r: &[D; R], r_prev: &[D; R], p: &[D; P], c: &Ctx)
+    -> D;
 }
 
 /// A `Vec` of reduced elements; an [`ElementSet`] whose derivatives come from
@@ -49,11 +52,17 @@ impl<E, const N: usize, const R: usize, const P: usize> ReducedElements<E, N, R,
 
 const VALUE_CHUNK: usize = 512;
 
-fn reduce<const N: usize, const R: usize>(b: &[[f64; N]; R], d: &[usize; N], q: &[f64]) -> [f64; R] {
+fn reduce<const N: usize, const R: usize>(
+    b: &[[f64; N]; R],
+    d: &[usize; N],
+    q: &[f64],
+) -> [f64; R] {
     std::array::from_fn(|i| (0..N).map(|j| b[i][j] * q[d[j]]).sum())
 }
 
-impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize> ReducedElements<E, N, R, P> {
+impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
+    ReducedElements<E, N, R, P>
+{
     fn local(e: &E, s: &EvalState) -> ([[f64; N]; R], [f64; R], [f64; R], [f64; P]) {
         let b = e.map();
         let d = e.dofs();
@@ -100,7 +109,9 @@ fn chain<const N: usize, const R: usize, const M: usize>(
     }
 }
 
-impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize> ElementSet for ReducedElements<E, N, R, P> {
+impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize> ElementSet
+    for ReducedElements<E, N, R, P>
+{
     fn len(&self) -> usize {
         self.items.len()
     }
@@ -138,24 +149,34 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
     }
     fn gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {
         let c = Ctx { h: s.h, t: s.t };
-        out.par_chunks_mut(N).zip(self.items.par_iter()).for_each(|(o, e)| {
-            let (b, r, rp, p) = Self::local(e, s);
-            let rp = rp.map(DualSVec64::<R>::from);
-            let p = p.map(DualSVec64::<R>::from);
-            let (_, g) = gradient(|v: SVector<DualSVec64<R>, R>| e.energy(&v.into(), &rp, &p, &c), &SVector::from(r));
-            chain::<N, R, 1>(&b, g.as_slice(), None, o);
-        });
+        out.par_chunks_mut(N)
+            .zip(self.items.par_iter())
+            .for_each(|(o, e)| {
+                let (b, r, rp, p) = Self::local(e, s);
+                let rp = rp.map(DualSVec64::<R>::from);
+                let p = p.map(DualSVec64::<R>::from);
+                let (_, g) = gradient(
+                    |v: SVector<DualSVec64<R>, R>| e.energy(&v.into(), &rp, &p, &c),
+                    &SVector::from(r),
+                );
+                chain::<N, R, 1>(&b, g.as_slice(), None, o);
+            });
     }
     fn hessian_blocks(&self, s: &EvalState, out: &mut [f64]) {
         let c = Ctx { h: s.h, t: s.t };
-        out.par_chunks_mut(N * N).zip(self.items.par_iter()).for_each(|(o, e)| {
-            let (b, r, rp, p) = Self::local(e, s);
-            let rp = rp.map(Dual2SVec64::<R>::from);
-            let p = p.map(Dual2SVec64::<R>::from);
-            let (_, _, h) = hessian(|v: SVector<Dual2SVec64<R>, R>| e.energy(&v.into(), &rp, &p, &c), &SVector::from(r));
-            // Symmetric: column-major storage is also row-major.
-            chain::<N, R, R>(&b, h.as_slice(), Some(&b), o);
-        });
+        out.par_chunks_mut(N * N)
+            .zip(self.items.par_iter())
+            .for_each(|(o, e)| {
+                let (b, r, rp, p) = Self::local(e, s);
+                let rp = rp.map(Dual2SVec64::<R>::from);
+                let p = p.map(Dual2SVec64::<R>::from);
+                let (_, _, h) = hessian(
+                    |v: SVector<Dual2SVec64<R>, R>| e.energy(&v.into(), &rp, &p, &c),
+                    &SVector::from(r),
+                );
+                // Symmetric: column-major storage is also row-major.
+                chain::<N, R, R>(&b, h.as_slice(), Some(&b), o);
+            });
     }
     fn history_blocks(&self, s: &EvalState, out: &mut [f64]) {
         if !E::HISTORY {
@@ -163,49 +184,60 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
             return;
         }
         let c = Ctx { h: s.h, t: s.t };
-        out.par_chunks_mut(N * N).zip(self.items.par_iter()).for_each(|(o, e)| {
-            let (b, r, rp, p) = Self::local(e, s);
-            let p = p.map(HyperDualSVec64::<R, R>::from);
-            let (_, _, _, h) = partial_hessian(
-                |(v, w): (SVector<HyperDualSVec64<R, R>, R>, SVector<HyperDualSVec64<R, R>, R>)| {
-                    e.energy(&v.into(), &w.into(), &p, &c)
-                },
-                (&SVector::from(r), &SVector::from(rp)),
-            );
-            let ht = h.transpose(); // column-major of the transpose = row-major of h
-            chain::<N, R, R>(&b, ht.as_slice(), Some(&b), o);
-        });
+        out.par_chunks_mut(N * N)
+            .zip(self.items.par_iter())
+            .for_each(|(o, e)| {
+                let (b, r, rp, p) = Self::local(e, s);
+                let p = p.map(HyperDualSVec64::<R, R>::from);
+                let (_, _, _, h) = partial_hessian(
+                    |(v, w): (
+                        SVector<HyperDualSVec64<R, R>, R>,
+                        SVector<HyperDualSVec64<R, R>, R>,
+                    )| { e.energy(&v.into(), &w.into(), &p, &c) },
+                    (&SVector::from(r), &SVector::from(rp)),
+                );
+                let ht = h.transpose(); // column-major of the transpose = row-major of h
+                chain::<N, R, R>(&b, ht.as_slice(), Some(&b), o);
+            });
     }
     fn param_blocks(&self, s: &EvalState, out: &mut [f64]) {
         if P == 0 {
             return;
         }
         let c = Ctx { h: s.h, t: s.t };
-        out.par_chunks_mut(N * P).zip(self.items.par_iter()).for_each(|(o, e)| {
-            let (b, r, rp, p) = Self::local(e, s);
-            let rp = rp.map(HyperDualSVec64::<R, P>::from);
-            let (_, _, _, h) = partial_hessian(
-                |(v, w): (SVector<HyperDualSVec64<R, P>, R>, SVector<HyperDualSVec64<R, P>, P>)| {
-                    e.energy(&v.into(), &rp, &w.into(), &c)
-                },
-                (&SVector::from(r), &SVector::from(p)),
-            );
-            let ht = h.transpose();
-            chain::<N, R, P>(&b, ht.as_slice(), None, o);
-        });
+        out.par_chunks_mut(N * P)
+            .zip(self.items.par_iter())
+            .for_each(|(o, e)| {
+                let (b, r, rp, p) = Self::local(e, s);
+                let rp = rp.map(HyperDualSVec64::<R, P>::from);
+                let (_, _, _, h) = partial_hessian(
+                    |(v, w): (
+                        SVector<HyperDualSVec64<R, P>, R>,
+                        SVector<HyperDualSVec64<R, P>, P>,
+                    )| { e.energy(&v.into(), &rp, &w.into(), &c) },
+                    (&SVector::from(r), &SVector::from(p)),
+                );
+                let ht = h.transpose();
+                chain::<N, R, P>(&b, ht.as_slice(), None, o);
+            });
     }
     fn param_gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {
         if P == 0 {
             return;
         }
         let c = Ctx { h: s.h, t: s.t };
-        out.par_chunks_mut(P).zip(self.items.par_iter()).for_each(|(o, e)| {
-            let (_, r, rp, p) = Self::local(e, s);
-            let r = r.map(DualSVec64::<P>::from);
-            let rp = rp.map(DualSVec64::<P>::from);
-            let (_, g) = gradient(|w: SVector<DualSVec64<P>, P>| e.energy(&r, &rp, &w.into(), &c), &SVector::from(p));
-            o.copy_from_slice(g.as_slice());
-        });
+        out.par_chunks_mut(P)
+            .zip(self.items.par_iter())
+            .for_each(|(o, e)| {
+                let (_, r, rp, p) = Self::local(e, s);
+                let r = r.map(DualSVec64::<P>::from);
+                let rp = rp.map(DualSVec64::<P>::from);
+                let (_, g) = gradient(
+                    |w: SVector<DualSVec64<P>, P>| e.energy(&r, &rp, &w.into(), &c),
+                    &SVector::from(p),
+                );
+                o.copy_from_slice(g.as_slice());
+            });
     }
 }
 
@@ -233,7 +265,13 @@ mod tests {
         fn params(&self) -> [usize; 1] {
             self.1
         }
-        fn energy<D: DualNum<f64> + Copy>(&self, x: &[D; 6], xp: &[D; 6], p: &[D; 1], c: &Ctx) -> D {
+        fn energy<D: DualNum<f64> + Copy>(
+            &self,
+            x: &[D; 6],
+            xp: &[D; 6],
+            p: &[D; 1],
+            c: &Ctx,
+        ) -> D {
             let e = [x[3] - x[0], x[4] - x[1], x[5] - x[2]];
             let ep = [xp[3] - xp[0], xp[4] - xp[1], xp[5] - xp[2]];
             law(e, ep, p[0], c.h)
@@ -255,7 +293,13 @@ mod tests {
             }
             b
         }
-        fn energy<D: DualNum<f64> + Copy>(&self, r: &[D; 3], rp: &[D; 3], p: &[D; 1], c: &Ctx) -> D {
+        fn energy<D: DualNum<f64> + Copy>(
+            &self,
+            r: &[D; 3],
+            rp: &[D; 3],
+            p: &[D; 1],
+            c: &Ctx,
+        ) -> D {
             law(*r, *rp, p[0], c.h)
         }
     }
@@ -267,14 +311,32 @@ mod tests {
         let red = ReducedElements::<Red, 6, 3, 1>::new(vec![Red(d, [0])]);
         let q = [0.1, 0.2, -0.3, 9.0, 9.0, 9.0, 1.4, 0.5, 0.2];
         let qp = [0.0, 0.25, -0.2, 9.0, 9.0, 9.0, 1.3, 0.6, 0.1];
-        let s = EvalState { q: &q, q_prev: &qp, p: &[0.3], h: 0.01, t: 0.0 };
+        let s = EvalState {
+            q: &q,
+            q_prev: &qp,
+            p: &[0.3],
+            h: 0.01,
+            t: 0.0,
+        };
         assert!((full.value(&s) - red.value(&s)).abs() < 1e-12);
         for (len, f) in [
-            (6, &(|a: &dyn ElementSet, o: &mut [f64]| a.gradient_blocks(&s, o)) as &dyn Fn(&dyn ElementSet, &mut [f64])),
-            (36, &|a: &dyn ElementSet, o: &mut [f64]| a.hessian_blocks(&s, o)),
-            (36, &|a: &dyn ElementSet, o: &mut [f64]| a.history_blocks(&s, o)),
-            (6, &|a: &dyn ElementSet, o: &mut [f64]| a.param_blocks(&s, o)),
-            (1, &|a: &dyn ElementSet, o: &mut [f64]| a.param_gradient_blocks(&s, o)),
+            (
+                6,
+                &(|a: &dyn ElementSet, o: &mut [f64]| a.gradient_blocks(&s, o))
+                    as &dyn Fn(&dyn ElementSet, &mut [f64]),
+            ),
+            (36, &|a: &dyn ElementSet, o: &mut [f64]| {
+                a.hessian_blocks(&s, o)
+            }),
+            (36, &|a: &dyn ElementSet, o: &mut [f64]| {
+                a.history_blocks(&s, o)
+            }),
+            (6, &|a: &dyn ElementSet, o: &mut [f64]| {
+                a.param_blocks(&s, o)
+            }),
+            (1, &|a: &dyn ElementSet, o: &mut [f64]| {
+                a.param_gradient_blocks(&s, o)
+            }),
         ] {
             let (mut a, mut b) = (vec![0.0; len], vec![0.0; len]);
             f(&full, &mut a);

@@ -4,10 +4,10 @@
 //! (m), the rest length is `L − u`, a linear actuator.
 
 use pliant_core::element::{Ctx, ElementSet};
-use pliant_core::reduced::{ReducedElement, ReducedElements};
 use pliant_core::energy::{BindInfo, Energy, EvalState};
 use pliant_core::error::{CoreError, Result};
 use pliant_core::num_dual::DualNum;
+use pliant_core::reduced::{ReducedElement, ReducedElements};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -91,7 +91,9 @@ trait SpringAnalytic: ElementSet {
     fn pblock(&self, s: &EvalState, out: &mut [f64]);
 }
 
-impl<const N: usize, const R: usize, const P: usize> SpringAnalytic for ReducedElements<SpringEl<N, R, P>, N, R, P> {
+impl<const N: usize, const R: usize, const P: usize> SpringAnalytic
+    for ReducedElements<SpringEl<N, R, P>, N, R, P>
+{
     fn grad(&self, s: &EvalState, out: &mut [f64]) {
         let dim = N / 2;
         out.par_chunks_mut(N)
@@ -225,7 +227,9 @@ impl Springs {
                 rest,
             });
         }
-        Ok(Box::new(ReducedElements::<SpringEl<N, R, P>, N, R, P>::new(items)))
+        Ok(Box::new(
+            ReducedElements::<SpringEl<N, R, P>, N, R, P>::new(items),
+        ))
     }
 }
 
