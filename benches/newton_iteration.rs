@@ -110,6 +110,7 @@ fn bench_size(label: &str, n: usize, reps: usize, steps: usize) {
         q_prev: &model.q0,
         p: &p,
         h,
+        dt: h,
         t: 0.0,
     };
     let diag: Vec<f64> = asm.free_dofs().iter().map(|&i| model.mass[i]).collect();

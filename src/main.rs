@@ -83,14 +83,12 @@ fn main() -> Result<()> {
             }
         }
         Command::Simulate { scene, out, steps } => {
-            let mut sc = Scene::from_file(&scene)?;
-            let model = sc
-                .build_model()
+            let sc = Scene::from_file(&scene)?;
+            let (mut sim, scene_steps) = sc
+                .into_simulator()
                 .with_context(|| format!("building the model of {}", scene.display()))?;
-            let steps = steps.unwrap_or(sc.steps);
-            let mut sim = Simulator::new(model, sc.integrator, sc.dt, sc.newton)?;
             let t = std::time::Instant::now();
-            let res = run(&mut sim, steps, true);
+            let res = run(&mut sim, steps.unwrap_or(scene_steps), true);
             finish(&sim, res, &out, t)?;
         }
         Command::Demo { out } => {

@@ -34,12 +34,11 @@ fn err(text: &str) -> String {
 
 #[test]
 fn a_valid_scene_builds_and_runs() {
-    let mut sc = Scene::from_json(CHAIN, "chain").unwrap();
-    let m = sc.build_model().unwrap();
-    assert_eq!(m.n_dofs(), 9);
+    let sc = Scene::from_json(CHAIN, "chain").unwrap();
     assert_eq!(sc.integrator, Integrator::ImplicitMidpoint);
-    let mut sim = Simulator::new(m, sc.integrator, sc.dt, sc.newton).unwrap();
-    for _ in 0..sc.steps {
+    let (mut sim, steps) = sc.into_simulator().unwrap();
+    assert_eq!(sim.model().n_dofs(), 9);
+    for _ in 0..steps {
         sim.step().unwrap();
     }
     assert!(sim.q()[8] < -0.2, "the chain stretches under gravity");
@@ -154,7 +153,7 @@ fn step_halving_rescues_a_hard_step() {
     // A chain released horizontally swings down: one 0.4 s step is far from
     // its starting guess and needs more than 3 Newton iterations; halved steps need fewer.
     let run = |halvings| {
-        let mut sc = Scene::from_json(
+        let sc = Scene::from_json(
             &CHAIN.replace("[0, 0, -0.1], [0, 0, -0.2]", "[0.1, 0, 0], [0.2, 0, 0]"),
             "chain",
         )

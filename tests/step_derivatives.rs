@@ -76,7 +76,7 @@ fn scene(integrator: Integrator, friction: Friction) -> Simulator {
 
 /// Re-solves the step from `(q, v)` with `p`; returns `x_k`.
 fn resolve(sim: &mut Simulator, q: &[f64], v: &[f64], t: f64, k: usize, p: &[f64]) -> Vec<f64> {
-    sim.set_state(q, v, t, k);
+    sim.set_state(q, v, t, k).unwrap();
     sim.step_with(p, false).unwrap();
     sim.q().to_vec()
 }

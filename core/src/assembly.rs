@@ -168,32 +168,41 @@ impl Assembler {
     }
 
     /// Fills the element Hessian blocks; with `project`, each block is
-    /// replaced by its projection onto the positive semidefinite cone.
-    fn fill_hessian_blocks(&mut self, model: &Model, s: &EvalState, project: bool) {
-        for (e, sp) in model.energies.iter().zip(&self.spans) {
+    /// replaced by its projection onto the positive semidefinite cone. A
+    /// non-finite entry is an error naming the energy and element.
+    fn fill_hessian_blocks(&mut self, model: &Model, s: &EvalState, project: bool) -> Result<()> {
+        for (k, (e, sp)) in model.energies.iter().zip(&self.spans).enumerate() {
             let len = sp.n_el * sp.ns * sp.ns;
             let blocks = &mut self.hess[sp.hess_off..sp.hess_off + len];
             e.hessian_blocks(s, blocks);
-            if project {
-                let ns = sp.ns;
-                blocks
-                    .par_chunks_mut(ns * ns)
-                    .for_each(|b| project_psd(b, ns));
+            if let Some(bad) = blocks.iter().position(|v| !v.is_finite()) {
+                return Err(CoreError::NonFinite {
+                    what: format!(
+                        "Hessian of energy #{k} ({}), element {}",
+                        e.typetag_name(),
+                        bad / (sp.ns * sp.ns)
+                    ),
+                    index: bad % (sp.ns * sp.ns),
+                    value: blocks[bad],
+                });
             }
+        }
+        if project {
+            self.project_blocks();
+        }
+        Ok(())
+    }
+
+    fn project_blocks(&mut self) {
+        for sp in &self.spans {
+            let (ns, len) = (sp.ns, sp.n_el * sp.ns * sp.ns);
+            self.hess[sp.hess_off..sp.hess_off + len]
+                .par_chunks_mut(ns * ns)
+                .for_each(|b| project_psd(b, ns));
         }
     }
 
-    /// Assembles the lower triangle of `scale · ∇²E + diag(diag)` over the
-    /// free DOFs (`diag` has one entry per free DOF, e.g. `M` for inertia).
-    pub fn hessian(
-        &mut self,
-        model: &Model,
-        s: &EvalState,
-        scale: f64,
-        diag: &[f64],
-        project: bool,
-    ) -> Result<SparseColMat<usize, f64>> {
-        self.fill_hessian_blocks(model, s, project);
+    fn gather(&mut self, scale: f64, diag: &[f64]) -> Result<SparseColMat<usize, f64>> {
         let ne = self.slots.len();
         let hess = &self.hess;
         self.vals[..ne]
@@ -206,6 +215,27 @@ impl Assembler {
             });
         self.vals[ne..].copy_from_slice(diag);
         self.matrix_from_vals()
+    }
+
+    /// Projects the element blocks of the last [`Assembler::hessian`] onto the
+    /// PSD cone and re-assembles, without re-evaluating the energies.
+    pub fn reproject(&mut self, scale: f64, diag: &[f64]) -> Result<SparseColMat<usize, f64>> {
+        self.project_blocks();
+        self.gather(scale, diag)
+    }
+
+    /// Assembles the lower triangle of `scale · ∇²E + diag(diag)` over the
+    /// free DOFs (`diag` has one entry per free DOF, e.g. `M` for inertia).
+    pub fn hessian(
+        &mut self,
+        model: &Model,
+        s: &EvalState,
+        scale: f64,
+        diag: &[f64],
+        project: bool,
+    ) -> Result<SparseColMat<usize, f64>> {
+        self.fill_hessian_blocks(model, s, project)?;
+        self.gather(scale, diag)
     }
 
     /// Re-assembles the last Hessian with a different diagonal, without
@@ -228,8 +258,8 @@ impl Assembler {
         s: &EvalState,
         scale: f64,
         t: &mut Vec<Triplet<usize, usize, f64>>,
-    ) {
-        self.fill_hessian_blocks(model, s, false);
+    ) -> Result<()> {
+        self.fill_hessian_blocks(model, s, false)?;
         for sp in &self.spans {
             for i in 0..sp.n_el {
                 let d = &self.dofs[sp.dof_off + i * sp.ns..sp.dof_off + (i + 1) * sp.ns];
@@ -243,6 +273,7 @@ impl Assembler {
                 }
             }
         }
+        Ok(())
     }
 
     /// `scale · ∂²E/∂q∂q_prev` as triplets (rows: evaluation point, columns: previous state).
@@ -319,7 +350,11 @@ pub fn from_triplets(
 /// the positive semidefinite cone (negative eigenvalues clamped to zero).
 pub fn project_psd(b: &mut [f64], n: usize) {
     let m = DMatrix::from_row_slice(n, n, b);
-    let eig = SymmetricEigen::new(m);
+    // Bounded iterations: a block that does not converge is left as it is
+    // (the Newton direction then falls back to a diagonal shift).
+    let Some(eig) = SymmetricEigen::try_new(m, f64::EPSILON, 1000) else {
+        return;
+    };
     if eig.eigenvalues.iter().all(|&l| l >= 0.0) {
         return;
     }

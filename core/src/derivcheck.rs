@@ -90,6 +90,9 @@ impl CheckReport {
 }
 
 fn rel(a: &[f64], b: &[f64]) -> f64 {
+    if a.iter().chain(b).any(|v| !v.is_finite()) {
+        return f64::INFINITY; // NaN/∞ anywhere is a failure, never hidden by max()
+    }
     let scale = b
         .iter()
         .chain(a)

@@ -20,8 +20,12 @@ use serde::{Deserialize, Serialize};
 /// Scalars available to an element energy besides its DOFs.
 #[derive(Debug, Clone, Copy)]
 pub struct Ctx {
-    /// Time between the previous state and the evaluation point, s.
+    /// Time between the previous state and the evaluation point, s
+    /// (velocities are `(x − x_prev)/h`).
     pub h: f64,
+    /// The integrator's step size, s (equal to `h` except for implicit
+    /// midpoint, where `h = dt/2`).
+    pub dt: f64,
     /// Time of the evaluation point, s.
     pub t: f64,
 }
@@ -102,7 +106,11 @@ impl<E: Element<N, P>, const N: usize, const P: usize> Elements<E, N, P> {
         )
     }
     fn ctx(s: &EvalState) -> Ctx {
-        Ctx { h: s.h, t: s.t }
+        Ctx {
+            h: s.h,
+            dt: s.dt,
+            t: s.t,
+        }
     }
 
     /// Energy of element `i`, in J.

@@ -40,6 +40,8 @@ pub struct EvalState<'a> {
     /// Time elapsed between `q_prev` and the evaluation point, in s: velocities
     /// are `(q − q_prev)/h`. For implicit midpoint this is half the step.
     pub h: f64,
+    /// The integrator's step size, s.
+    pub dt: f64,
     /// Time of the evaluation point, in s.
     pub t: f64,
 }
@@ -59,12 +61,28 @@ pub trait Energy: Send + Sync + std::fmt::Debug {
     /// The bound element set: stencils and dual-number fallback derivatives.
     fn elements(&self) -> &dyn ElementSet;
 
-    /// Called at the start of every time step with the previous state, for
-    /// energies that keep lagged, non-differentiated quantities (reference
-    /// frames, for instance). Most energies do nothing.
-    fn begin_step(&mut self, _q_prev: &[f64], _p: &[f64]) {}
+    /// Declares what the energy adds to the model before it is bound: extra
+    /// scalar DOFs (rod twist, shell mid-edge), point masses, parameter
+    /// channels. Called once by [`crate::ModelBuilder::build`], in model order,
+    /// so an energy read from a scene file can allocate its own DOFs.
+    fn declare(&mut self, _builder: &mut crate::model::ModelBuilder) -> Result<()> {
+        Ok(())
+    }
 
-    /// Total energy, J.
+    /// Called at the start of every (sub)step with the state it starts from,
+    /// for energies that keep lagged, non-differentiated quantities (reference
+    /// frames, for instance). Compute them from committed data and `q_prev`
+    /// only, so that calling it again for a retried step gives the same
+    /// result. Most energies do nothing.
+    fn begin_step(&mut self, _q_prev: &[f64], _p: &[f64], _dt: f64, _t: f64) {}
+
+    /// Called after a (sub)step converged, with its new state: commit lagged
+    /// quantities here. (If a later sub-step of a halved step fails, the
+    /// simulator keeps its state but energies keep what they committed.)
+    fn end_step(&mut self, _q: &[f64], _p: &[f64]) {}
+
+    /// Total energy, J. An override must sum in an order that does not
+    /// depend on the thread count (results are bitwise reproducible).
     fn value(&self, s: &EvalState) -> f64 {
         self.elements().value(s)
     }

@@ -56,6 +56,8 @@ pub struct StepForm {
     pub b_y: f64,
     /// Time between previous state and evaluation point, s.
     pub h_eval: f64,
+    /// The step size `h`, s.
+    pub step: f64,
     /// Velocity update `v_k = vx·x_k + vxp·x_{k−1} + vv·v_{k−1}`.
     pub vx: f64,
     /// See `vx`.
@@ -79,6 +81,7 @@ impl Integrator {
                     a_y: 1.0,
                     b_y: 0.0,
                     h_eval: h,
+                    step: h,
                     vx: 1.0 / h,
                     vxp: -1.0 / h,
                     vv: 0.0,
@@ -90,6 +93,7 @@ impl Integrator {
                 a_y: 0.5,
                 b_y: 0.5,
                 h_eval: 0.5 * h,
+                step: h,
                 vx: 2.0 / h,
                 vxp: -2.0 / h,
                 vv: -1.0,
@@ -100,6 +104,7 @@ impl Integrator {
                 a_y: 1.0,
                 b_y: 0.0,
                 h_eval: h,
+                step: h,
                 vx: 0.0,
                 vxp: 0.0,
                 vv: 0.0,

@@ -104,6 +104,12 @@ impl Layout {
     }
     /// DOF index of coordinate `axis` of `node`; errors name `context`.
     pub fn node_dof(&self, node: usize, axis: usize, context: &str) -> Result<usize> {
+        if axis >= self.dim {
+            return Err(CoreError::Model(format!(
+                "{context}: axis {axis} does not exist in a {}-D model",
+                self.dim
+            )));
+        }
         let base = self
             .node_base
             .get(node)

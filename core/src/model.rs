@@ -196,7 +196,18 @@ impl ModelBuilder {
         self.energies.push(e);
     }
     /// Binds and validates everything and returns the model.
-    pub fn build(self) -> Result<Model> {
+    pub fn build(mut self) -> Result<Model> {
+        let mut energies = std::mem::take(&mut self.energies);
+        for (k, e) in energies.iter_mut().enumerate() {
+            e.declare(&mut self).map_err(|err| match err {
+                CoreError::Model(m) => {
+                    CoreError::Model(format!("energy #{k} ({}): {m}", e.typetag_name()))
+                }
+                other => other,
+            })?;
+        }
+        energies.append(&mut self.energies);
+        self.energies = energies;
         let ModelBuilder {
             layout,
             q0,
@@ -232,6 +243,12 @@ impl ModelBuilder {
                     "parameter channel `{}`: keyframe times must be sorted",
                     c.name
                 )));
+            }
+        }
+        for (i, c) in constraints.iter().enumerate() {
+            if let Some(m) = c {
+                m.validate()
+                    .map_err(|e| CoreError::Model(format!("prescribed motion of DOF {i}: {e}")))?;
             }
         }
         let n = q0.len();

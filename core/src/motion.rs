@@ -33,6 +33,40 @@ pub enum Motion {
 }
 
 impl Motion {
+    /// Checks that the motion's numbers are finite and keyframes sorted.
+    pub fn validate(&self) -> Result<(), String> {
+        let finite = |name: &str, v: f64| {
+            if v.is_finite() {
+                Ok(())
+            } else {
+                Err(format!("{name} is not finite ({v})"))
+            }
+        };
+        match self {
+            Motion::Fixed => Ok(()),
+            Motion::Linear { velocity } => finite("velocity", *velocity),
+            Motion::Sine {
+                amplitude,
+                frequency,
+                phase,
+            } => {
+                finite("amplitude", *amplitude)?;
+                finite("frequency", *frequency)?;
+                finite("phase", *phase)
+            }
+            Motion::Keyframes { keys } => {
+                for (t, v) in keys {
+                    finite("keyframe time", *t)?;
+                    finite("keyframe value", *v)?;
+                }
+                if keys.windows(2).any(|w| w[1].0 < w[0].0) {
+                    return Err("keyframe times must be sorted".into());
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// Value at time `t` for a DOF whose initial value is `q0`.
     pub fn value(&self, q0: f64, t: f64) -> f64 {
         match self {

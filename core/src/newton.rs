@@ -87,10 +87,14 @@ pub trait Potential {
     fn value(&mut self, x: &[f64]) -> f64;
     /// `∇Φ` restricted to the free DOFs (solve order).
     fn gradient(&mut self, x: &[f64], g: &mut [f64]);
-    /// Lower triangle of `∇²Φ + shift·I` over free DOFs, with element
-    /// Hessians PSD-projected when `project`.
-    fn hessian(&mut self, x: &[f64], project: bool, shift: f64)
-    -> Result<SparseColMat<usize, f64>>;
+    /// Lower triangle of `∇²Φ` over the free DOFs, with element Hessians
+    /// PSD-projected when `project`.
+    fn hessian(&mut self, x: &[f64], project: bool) -> Result<SparseColMat<usize, f64>>;
+    /// The last Hessian with its element blocks projected onto the PSD cone
+    /// (no re-evaluation of the energies).
+    fn project_last(&mut self) -> Result<SparseColMat<usize, f64>>;
+    /// The last Hessian plus `shift·I` (no re-evaluation of the energies).
+    fn shifted(&mut self, shift: f64) -> Result<SparseColMat<usize, f64>>;
     /// Converts a gradient norm of `Φ` to a force (N).
     fn force_scale(&self) -> f64;
 }
@@ -106,8 +110,15 @@ pub struct NewtonFailure {
     pub reason: String,
 }
 
+/// ∞-norm; `∞` when any entry is not finite (NaN is never dropped).
 fn inf_norm(v: &[f64]) -> f64 {
-    v.iter().fold(0.0, |m, x| m.max(x.abs()))
+    v.iter().fold(0.0, |m: f64, x| {
+        if x.is_finite() {
+            m.max(x.abs())
+        } else {
+            f64::INFINITY
+        }
+    })
 }
 
 /// Factorizes the Hessian following `strategy` (see [`HessianStrategy`]);
@@ -120,15 +131,15 @@ fn direction_factor(
     last_shift: &mut f64,
     stats: &mut NewtonStats,
 ) -> std::result::Result<Factor, String> {
-    let mut project = strategy == HessianStrategy::Project;
-    let mut h = pot.hessian(x, project, 0.0).map_err(|e| e.to_string())?;
+    let mut h = pot
+        .hessian(x, strategy == HessianStrategy::Project)
+        .map_err(|e| e.to_string())?;
     if let Ok(f) = solver.factor(&h) {
         return Ok(f);
     }
     if strategy == HessianStrategy::ExactThenProject {
-        project = true;
         stats.projected += 1;
-        h = pot.hessian(x, true, 0.0).map_err(|e| e.to_string())?;
+        h = pot.project_last().map_err(|e| e.to_string())?;
         if let Ok(f) = solver.factor(&h) {
             return Ok(f);
         }
@@ -141,7 +152,7 @@ fn direction_factor(
         .max(1e-300);
     let mut shift = (1e-10 * scale).max(0.1 * *last_shift);
     for _ in 0..40 {
-        let hs = pot.hessian(x, project, shift).map_err(|e| e.to_string())?;
+        let hs = pot.shifted(shift).map_err(|e| e.to_string())?;
         if let Ok(f) = solver.factor(&hs) {
             *last_shift = shift;
             return Ok(f);
@@ -223,7 +234,7 @@ pub fn minimize(
                 if armijo || roundoff {
                     pot.gradient(&trial, &mut g_trial);
                     let r_t = inf_norm(&g_trial) * fscale;
-                    if armijo || r_t < stats.residual {
+                    if r_t.is_finite() && (armijo || r_t < stats.residual) {
                         x.copy_from_slice(&trial);
                         std::mem::swap(&mut g, &mut g_trial);
                         phi = phi_t;

@@ -131,7 +131,11 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         out[..P].copy_from_slice(&self.items[i].params());
     }
     fn value(&self, s: &EvalState) -> f64 {
-        let c = Ctx { h: s.h, t: s.t };
+        let c = Ctx {
+            h: s.h,
+            dt: s.dt,
+            t: s.t,
+        };
         let partial: Vec<f64> = self
             .items
             .par_chunks(VALUE_CHUNK)
@@ -148,7 +152,11 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         partial.iter().sum()
     }
     fn gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {
-        let c = Ctx { h: s.h, t: s.t };
+        let c = Ctx {
+            h: s.h,
+            dt: s.dt,
+            t: s.t,
+        };
         out.par_chunks_mut(N)
             .zip(self.items.par_iter())
             .for_each(|(o, e)| {
@@ -163,7 +171,11 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
             });
     }
     fn hessian_blocks(&self, s: &EvalState, out: &mut [f64]) {
-        let c = Ctx { h: s.h, t: s.t };
+        let c = Ctx {
+            h: s.h,
+            dt: s.dt,
+            t: s.t,
+        };
         out.par_chunks_mut(N * N)
             .zip(self.items.par_iter())
             .for_each(|(o, e)| {
@@ -183,7 +195,11 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
             out.fill(0.0);
             return;
         }
-        let c = Ctx { h: s.h, t: s.t };
+        let c = Ctx {
+            h: s.h,
+            dt: s.dt,
+            t: s.t,
+        };
         out.par_chunks_mut(N * N)
             .zip(self.items.par_iter())
             .for_each(|(o, e)| {
@@ -204,7 +220,11 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         if P == 0 {
             return;
         }
-        let c = Ctx { h: s.h, t: s.t };
+        let c = Ctx {
+            h: s.h,
+            dt: s.dt,
+            t: s.t,
+        };
         out.par_chunks_mut(N * P)
             .zip(self.items.par_iter())
             .for_each(|(o, e)| {
@@ -225,7 +245,11 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         if P == 0 {
             return;
         }
-        let c = Ctx { h: s.h, t: s.t };
+        let c = Ctx {
+            h: s.h,
+            dt: s.dt,
+            t: s.t,
+        };
         out.par_chunks_mut(P)
             .zip(self.items.par_iter())
             .for_each(|(o, e)| {
@@ -316,6 +340,7 @@ mod tests {
             q_prev: &qp,
             p: &[0.3],
             h: 0.01,
+            dt: 0.01,
             t: 0.0,
         };
         assert!((full.value(&s) - red.value(&s)).abs() < 1e-12);

@@ -86,6 +86,21 @@ fn default_integrator() -> Integrator {
     Integrator::ImplicitEuler
 }
 
+/// How a scene asks to be run.
+#[derive(Debug, Clone)]
+pub struct RunSpec {
+    /// Optional name.
+    pub name: Option<String>,
+    /// Time integrator.
+    pub integrator: Integrator,
+    /// Step size, s.
+    pub dt: f64,
+    /// Number of steps.
+    pub steps: usize,
+    /// Newton settings.
+    pub newton: NewtonSettings,
+}
+
 /// A scene file.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -155,8 +170,27 @@ impl Scene {
         })?;
         Self::from_json(&text, &path.display().to_string())
     }
-    /// Builds the model the scene describes (energies are consumed).
-    pub fn build_model(&mut self) -> Result<Model> {
+    /// Builds the model the scene describes and returns it with how to run it.
+    pub fn build(self) -> Result<(Model, RunSpec)> {
+        let run = RunSpec {
+            name: self.name.clone(),
+            integrator: self.integrator,
+            dt: self.dt,
+            steps: self.steps,
+            newton: self.newton,
+        };
+        Ok((self.build_model()?, run))
+    }
+
+    /// Builds the model and a simulator ready to step it; also returns the step count.
+    pub fn into_simulator(self) -> Result<(crate::simulator::Simulator, usize)> {
+        let (model, run) = self.build()?;
+        let sim = crate::simulator::Simulator::new(model, run.integrator, run.dt, run.newton)?;
+        Ok((sim, run.steps))
+    }
+
+    /// Builds the model the scene describes.
+    pub fn build_model(mut self) -> Result<Model> {
         let err = |m: String| CoreError::Model(m);
         let mut b = ModelBuilder::new(self.dim)?;
         let n = self.nodes.len();

@@ -42,6 +42,7 @@ impl StepPotential<'_> {
             q_prev: self.x_prev,
             p: self.p,
             h: self.form.h_eval,
+            dt: self.form.step,
             t: self.t_eval,
         }
     }
@@ -69,6 +70,7 @@ impl Potential for StepPotential<'_> {
             q_prev: self.x_prev,
             p: self.p,
             h: self.form.h_eval,
+            dt: self.form.step,
             t: self.t_eval,
         };
         self.asm
@@ -78,25 +80,29 @@ impl Potential for StepPotential<'_> {
         }
         self.g_full = gf;
     }
-    fn hessian(
-        &mut self,
-        x: &[f64],
-        project: bool,
-        shift: f64,
-    ) -> Result<SparseColMat<usize, f64>> {
+    fn hessian(&mut self, x: &[f64], project: bool) -> Result<SparseColMat<usize, f64>> {
         self.eval_point(x);
         for (d, m) in self.diag.iter_mut().zip(self.mass_free) {
-            *d = self.form.c_m * m + shift;
+            *d = self.form.c_m * m;
         }
         let s = EvalState {
             q: &self.y,
             q_prev: self.x_prev,
             p: self.p,
             h: self.form.h_eval,
+            dt: self.form.step,
             t: self.t_eval,
         };
         let scale = self.form.c_e * self.form.a_y * self.form.a_y;
         self.asm.hessian(self.model, &s, scale, &self.diag, project)
+    }
+    fn project_last(&mut self) -> Result<SparseColMat<usize, f64>> {
+        let scale = self.form.c_e * self.form.a_y * self.form.a_y;
+        self.asm.reproject(scale, &self.diag)
+    }
+    fn shifted(&mut self, shift: f64) -> Result<SparseColMat<usize, f64>> {
+        let d: Vec<f64> = self.diag.iter().map(|d| d + shift).collect();
+        self.asm.with_diagonal(&d)
     }
     fn force_scale(&self) -> f64 {
         1.0 / self.form.c_e
@@ -337,11 +343,28 @@ impl Simulator {
         &self.asm
     }
     /// Resets the state (positions, velocities, time, step counter).
-    pub fn set_state(&mut self, q: &[f64], v: &[f64], t: f64, step: usize) {
+    pub fn set_state(&mut self, q: &[f64], v: &[f64], t: f64, step: usize) -> Result<()> {
+        let n = self.q.len();
+        if q.len() != n || v.len() != n {
+            return Err(CoreError::Model(format!(
+                "set_state: {} positions and {} velocities for {n} DOFs",
+                q.len(),
+                v.len()
+            )));
+        }
+        if let Some(i) = q.iter().chain(v).position(|x| !x.is_finite()) {
+            let value = if i < n { q[i] } else { v[i - n] };
+            return Err(CoreError::NonFinite {
+                what: "state given to set_state".into(),
+                index: i % n,
+                value,
+            });
+        }
         self.q.copy_from_slice(q);
         self.v.copy_from_slice(v);
         self.t = t;
         self.step = step;
+        Ok(())
     }
     /// Total energy `E(q)` of the current state with parameters `p` (J),
     /// history energies evaluated with `q_prev = q`.
@@ -351,6 +374,7 @@ impl Simulator {
             q_prev: &self.q,
             p,
             h: self.dt,
+            dt: self.dt,
             t: self.t,
         };
         self.asm.energy(&self.model, &s)
@@ -385,9 +409,6 @@ impl Simulator {
                 p.len(),
                 self.model.params.len()
             )));
-        }
-        for e in self.model.energies.iter_mut() {
-            e.begin_step(&self.q, p);
         }
         let (q0, v0, t0) = (self.q.clone(), self.v.clone(), self.t);
         let mut total = NewtonStats::default();
@@ -435,8 +456,14 @@ impl Simulator {
         total: &mut NewtonStats,
         substeps: &mut usize,
     ) -> Result<(Vec<f64>, Vec<f64>)> {
+        for e in self.model.energies.iter_mut() {
+            e.begin_step(q0, p, h, t0);
+        }
         match self.single(q0, v0, t0, h, p) {
             Ok((q, v, stats)) => {
+                for e in self.model.energies.iter_mut() {
+                    e.end_step(&q, p);
+                }
                 total.iterations += stats.iterations;
                 total.projected += stats.projected;
                 total.shifted += stats.shifted;
@@ -538,6 +565,7 @@ impl Simulator {
             q_prev: &x_prev_eval,
             p,
             h,
+            dt: h,
             t: t0,
         };
         let mut g = vec![0.0; n];
@@ -589,9 +617,11 @@ impl Simulator {
                 q_prev: &x_prev_eval,
                 p,
                 h,
+                dt: h,
                 t: t0,
             };
-            self.asm.hessian_triplets(&self.model, &s, h * h, &mut txp);
+            self.asm
+                .hessian_triplets(&self.model, &s, h * h, &mut txp)?;
             self.asm.history_triplets(&self.model, &s, h * h, &mut txp);
             self.asm
                 .history_triplets(&self.model, &s, -h * h * h, &mut tvp);
@@ -608,6 +638,7 @@ impl Simulator {
                 q_prev: q0,
                 p,
                 h: form.h_eval,
+                dt: h,
                 t: t0 + form.h_eval,
             };
             let diag: Vec<f64> = self.mass_free.iter().map(|m| form.c_m * m).collect();
@@ -628,7 +659,7 @@ impl Simulator {
             let ce = form.c_e * form.a_y;
             if form.b_y != 0.0 {
                 self.asm
-                    .hessian_triplets(&self.model, &s, ce * form.b_y, &mut txp);
+                    .hessian_triplets(&self.model, &s, ce * form.b_y, &mut txp)?;
             }
             self.asm.history_triplets(&self.model, &s, ce, &mut txp);
             self.asm.param_triplets(&self.model, &s, ce, &mut tp);
@@ -652,55 +683,5 @@ impl Simulator {
             n,
             factor,
         })
-    }
-
-    /// The residual `g_k(x; x_{k−1}, v_{k−1}, p)` of the current integrator
-    /// (full length, constrained rows zero); used to check the derivative blocks.
-    pub fn residual(
-        &mut self,
-        x: &[f64],
-        q_prev: &[f64],
-        v_prev: &[f64],
-        t_prev: f64,
-        p: &[f64],
-    ) -> Vec<f64> {
-        let h = self.dt;
-        let n = x.len();
-        let form = self.integrator.form(h);
-        let mut g = vec![0.0; n];
-        if self.integrator == Integrator::SymplecticEuler {
-            let x_prev_eval: Vec<f64> = q_prev.iter().zip(v_prev).map(|(x, v)| x - h * v).collect();
-            let s = EvalState {
-                q: q_prev,
-                q_prev: &x_prev_eval,
-                p,
-                h,
-                t: t_prev,
-            };
-            self.asm.add_gradient(&self.model, &s, h * h, &mut g);
-        } else {
-            let y: Vec<f64> = x
-                .iter()
-                .zip(q_prev)
-                .map(|(a, b)| form.a_y * a + form.b_y * b)
-                .collect();
-            let s = EvalState {
-                q: &y,
-                q_prev,
-                p,
-                h: form.h_eval,
-                t: t_prev + form.h_eval,
-            };
-            self.asm
-                .add_gradient(&self.model, &s, form.c_e * form.a_y, &mut g);
-        }
-        for i in 0..n {
-            if self.model.is_free(i) {
-                g[i] += form.c_m * self.model.mass[i] * (x[i] - q_prev[i] - h * v_prev[i]);
-            } else {
-                g[i] = 0.0;
-            }
-        }
-        g
     }
 }

@@ -113,6 +113,7 @@ fn fallback_only_energy_passes_the_derivative_check() {
         q_prev: &q,
         p: &[0.1],
         h: 0.01,
+        dt: 0.01,
         t: 0.0,
     };
     let r = check(m.energies[0].as_ref(), &s, &Tolerances::default());
@@ -172,4 +173,59 @@ fn unknown_parameter_channel_is_reported() {
         e.contains("unknown parameter channel `rest`") && e.contains("none"),
         "{e}"
     );
+}
+
+/// An energy that allocates its own twist DOF and rest-angle channel in
+/// `declare`, as a scene-loaded rod energy would.
+#[derive(Debug, Serialize, Deserialize)]
+struct OwnTwist {
+    k: f64,
+    #[serde(skip)]
+    dof: Option<usize>,
+    #[serde(skip)]
+    bound: Option<Elements<TorsionEl, 1, 1>>,
+}
+
+#[typetag::serde(name = "test_own_twist")]
+impl Energy for OwnTwist {
+    fn declare(&mut self, b: &mut ModelBuilder) -> Result<()> {
+        self.dof = Some(b.add_extra_dof("twist", 0.2, 1e-3));
+        b.add_param(ParamChannel {
+            name: "own_rest".into(),
+            kind: ParamKind::Design,
+            value: 0.0,
+            keyframes: vec![],
+        })?;
+        Ok(())
+    }
+    fn bind(&mut self, info: &BindInfo) -> Result<()> {
+        let rest = info.layout.param("own_rest", "test_own_twist")?;
+        let dof = self.dof.expect("declared");
+        self.bound = Some(Elements::new(vec![TorsionEl {
+            dof,
+            rest,
+            k: self.k,
+        }]));
+        Ok(())
+    }
+    fn elements(&self) -> &dyn ElementSet {
+        self.bound.as_ref().unwrap()
+    }
+}
+
+#[test]
+fn energies_declare_their_own_dofs_and_channels() {
+    let mut b = ModelBuilder::new(2).unwrap();
+    b.add_node(&[0.0, 0.0], 1.0).unwrap();
+    let e: Box<dyn Energy> =
+        serde_json::from_str(r#"{"type": "test_own_twist", "k": 2.0}"#).unwrap();
+    b.add_energy(e);
+    let m = b.build().unwrap();
+    assert_eq!(m.n_dofs(), 3);
+    assert_eq!(m.q0[2], 0.2);
+    assert_eq!(m.layout.param_names(), ["own_rest".to_string()]);
+    // Statics: the twist relaxes to its rest angle.
+    let mut sim = Simulator::new(m, Integrator::Static, 1.0, NewtonSettings::default()).unwrap();
+    sim.step().unwrap();
+    assert!(sim.q()[2].abs() < 1e-9, "{}", sim.q()[2]);
 }

@@ -18,7 +18,10 @@
 //! potential whose history derivatives are exact:
 //! - `lagged_quadratic` (cable paper §II-C): `D = N_{k−1} Δᵀ W Δ`, `Δ` the
 //!   tangential displacement over the step, `W = μ P + (μ_a − μ) t tᵀ`
-//!   (μ in 1/m: a tunable roughness weight, as in the paper).
+//!   (μ in 1/m: a tunable roughness weight, as in the paper). It is a drag
+//!   whose force `2 μ N Δ` grows with the displacement per step; it has no
+//!   stick limit. (With implicit midpoint the evaluation point is half a step
+//!   away, and the energy is scaled by `dt/h = 2` to keep the same force.)
 //! - `smooth_coulomb` (MAT-DiSMech eq. 23): `D = N_{k−1} h μ̄ Φ(s)`,
 //!   `Φ'(s) = tanh(K₂ s/2) = 2/(1 + e^{−K₂ s}) − 1`, `K₂ = 15/ν` (ν the slip
 //!   velocity, m/s), `s = ‖A u‖/μ̄` the μ-weighted tangential speed with
@@ -185,7 +188,13 @@ impl Law {
                 let k1 = 15.0 / delta;
                 let z = d * (-k1);
                 let sp = softplus(z);
-                let sg = (T::from(1.0) + (-z).exp()).recip();
+                // Logistic σ(z), evaluated without overflow on either side.
+                let sg = if z.re() < 0.0 {
+                    let e = z.exp();
+                    e / (e + 1.0)
+                } else {
+                    (T::from(1.0) + (-z).exp()).recip()
+                };
                 sp * sg * (2.0 * stiffness / k1)
             }
             NormalLaw::SpringDamper {
@@ -279,7 +288,8 @@ impl<const N: usize> Element<N, 0> for GroundEl<N> {
         }
         let dd = dot(&dt, &dt);
         if self.law.friction == 1 {
-            e += np * (dd * mu + proj * proj * (mua - mu));
+            // dt/h = 2 for implicit midpoint keeps the force per step equal to BDF1's.
+            e += np * (dd * mu + proj * proj * (mua - mu)) * (c.dt / c.h);
         } else {
             let mbar = mu.max(mua);
             let r =
@@ -332,11 +342,12 @@ impl<const N: usize> GroundEl<N> {
         let p = |a: usize, b: usize| (if a == b { 1.0 } else { 0.0 }) - n[a] * n[b];
         if self.law.friction == 1 {
             let (al, be) = (mu, mua - mu);
+            let c = 2.0 * np * s.dt / s.h;
             for a in 0..3 {
                 for b in 0..3 {
                     let w = al * p(a, b) + be * t[a] * t[b];
-                    g[a] += 2.0 * np * w * delta[b];
-                    h[a][b] += 2.0 * np * w;
+                    g[a] += c * w * delta[b];
+                    h[a][b] += c * w;
                 }
             }
         } else {
