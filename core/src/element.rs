@@ -92,8 +92,16 @@ impl<E, const N: usize, const P: usize> Elements<E, N, P> {
     }
 }
 
-/// Elements summed per chunk, chunks summed in order: deterministic for any thread count.
-const VALUE_CHUNK: usize = 512;
+/// Sum of `f` over `items`, in fixed-size chunks summed in order: the result
+/// does not depend on the number of threads.
+pub fn deterministic_sum<T: Sync>(items: &[T], f: impl Fn(&T) -> f64 + Sync) -> f64 {
+    const CHUNK: usize = 512;
+    let partial: Vec<f64> = items
+        .par_chunks(CHUNK)
+        .map(|chunk| chunk.iter().map(&f).sum::<f64>())
+        .collect();
+    partial.iter().sum()
+}
 
 impl<E: Element<N, P>, const N: usize, const P: usize> Elements<E, N, P> {
     fn local(e: &E, s: &EvalState) -> ([f64; N], [f64; N], [f64; P]) {
@@ -143,20 +151,10 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
 
     fn value(&self, s: &EvalState) -> f64 {
         let c = Self::ctx(s);
-        let partial: Vec<f64> = self
-            .items
-            .par_chunks(VALUE_CHUNK)
-            .map(|chunk| {
-                chunk
-                    .iter()
-                    .map(|e| {
-                        let (x, xp, p) = Self::local(e, s);
-                        e.energy(&x, &xp, &p, &c)
-                    })
-                    .sum::<f64>()
-            })
-            .collect();
-        partial.iter().sum()
+        deterministic_sum(&self.items, |e| {
+            let (x, xp, p) = Self::local(e, s);
+            e.energy(&x, &xp, &p, &c)
+        })
     }
 
     fn gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {

@@ -10,7 +10,7 @@
 //! differentiating over the whole stencil. The previous state is reduced with
 //! the same `B` (`r_prev = B x_prev`).
 
-use crate::element::{Ctx, ElementSet};
+use crate::element::{Ctx, ElementSet, deterministic_sum};
 use crate::energy::EvalState;
 use nalgebra::SVector;
 use num_dual::{
@@ -49,8 +49,6 @@ impl<E, const N: usize, const R: usize, const P: usize> ReducedElements<E, N, R,
         Self { items }
     }
 }
-
-const VALUE_CHUNK: usize = 512;
 
 fn reduce<const N: usize, const R: usize>(
     b: &[[f64; N]; R],
@@ -136,20 +134,10 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
             dt: s.dt,
             t: s.t,
         };
-        let partial: Vec<f64> = self
-            .items
-            .par_chunks(VALUE_CHUNK)
-            .map(|chunk| {
-                chunk
-                    .iter()
-                    .map(|e| {
-                        let (_, r, rp, p) = Self::local(e, s);
-                        e.energy(&r, &rp, &p, &c)
-                    })
-                    .sum::<f64>()
-            })
-            .collect();
-        partial.iter().sum()
+        deterministic_sum(&self.items, |e| {
+            let (_, r, rp, p) = Self::local(e, s);
+            e.energy(&r, &rp, &p, &c)
+        })
     }
     fn gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {
         let c = Ctx {
