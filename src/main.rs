@@ -4,7 +4,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 use pliant::runner::run;
 use pliant_core::scene::Scene;
-use pliant_core::{Simulator, registry};
+use pliant_core::{Simulator, plugin, registry};
 use std::path::PathBuf;
 
 #[derive(Parser)]
@@ -16,8 +16,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the registered energy types a scene file may use.
-    Energies,
+    /// List the energy types a scene file may use (built-in and from plugins).
+    Energies {
+        /// Plugin library to load first (repeatable).
+        #[arg(long = "plugin", value_name = "PATH")]
+        plugins: Vec<PathBuf>,
+    },
     /// Simulate a scene file and write its trajectory (CSV and JSON).
     Simulate {
         /// Scene file (JSON).
@@ -28,6 +32,9 @@ enum Command {
         /// Override the scene's number of steps.
         #[arg(long)]
         steps: Option<usize>,
+        /// Plugin library to load before reading the scene (repeatable).
+        #[arg(long = "plugin", value_name = "PATH")]
+        plugins: Vec<PathBuf>,
     },
     /// Run the built-in demo (no files needed): a soft lattice block thrown onto a frictional ground.
     Demo {
@@ -71,18 +78,51 @@ fn finish(
     Ok(())
 }
 
-fn main() -> Result<()> {
+fn load_plugins(paths: &[PathBuf]) -> Result<()> {
+    for p in paths {
+        let names = plugin::load(p)?;
+        log::info!("{}: {}", p.display(), names.join(", "));
+    }
+    Ok(())
+}
+
+fn main() -> std::process::ExitCode {
+    match run_cli() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_cli() -> Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     pliant::init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Energies => {
+        Command::Energies { plugins } => {
+            load_plugins(&plugins)?;
+            println!("built-in energies:");
             for e in registry::energies() {
-                println!("{:<18} {}  [{}]", e.name, e.summary, e.provider);
-                println!("{:<18} e.g. {}", "", e.example);
+                println!("  {:<18} {}  [{}]", e.name, e.summary, e.provider);
+                println!("  {:<18} e.g. {}", "", e.example);
+            }
+            let runtime = plugin::runtime_energies();
+            if !runtime.is_empty() {
+                println!("plugin energies:");
+                for e in runtime {
+                    println!("  {:<18} {}  [{}]", e.name, e.summary, e.library.display());
+                }
             }
         }
-        Command::Simulate { scene, out, steps } => {
+        Command::Simulate {
+            scene,
+            out,
+            steps,
+            plugins,
+        } => {
+            load_plugins(&plugins)?;
             let sc = Scene::from_file(&scene)?;
             let (mut sim, scene_steps) = sc
                 .into_simulator()

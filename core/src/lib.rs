@@ -19,7 +19,9 @@ pub mod linsolve;
 pub mod model;
 pub mod motion;
 pub mod newton;
+pub mod node_energy;
 pub mod params;
+pub mod plugin;
 pub mod reduced;
 pub mod registry;
 pub mod scene;
@@ -33,6 +35,7 @@ pub use layout::{Layout, ParamKind};
 pub use model::{Model, ModelBuilder};
 pub use motion::Motion;
 pub use newton::{HessianStrategy, NewtonSettings};
+pub use node_energy::{NodeElement, NodeEnergy};
 pub use params::ParamChannel;
 pub use reduced::{ReducedElement, ReducedElements};
 pub use simulator::{Simulator, StepDerivatives, StepReport};
@@ -41,5 +44,7 @@ pub use simulator::{Simulator, StepDerivatives, StepReport};
 pub use inventory;
 /// Re-exported so plugins write elements against the same num-dual.
 pub use num_dual;
+/// Re-exported for plugin constructors.
+pub use serde_json;
 /// Re-exported for plugins registering energies.
 pub use typetag;

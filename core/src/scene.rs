@@ -28,6 +28,13 @@ use crate::params::ParamChannel;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
 /// Lumped nodal mass: one value for all nodes or one per node (kg).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -129,8 +136,15 @@ pub struct Scene {
     /// Parameter channels.
     #[serde(default)]
     pub params: Vec<ParamChannel>,
-    /// Energies by registered type name.
-    pub energies: Vec<Box<dyn Energy>>,
+    /// Energies by type name (built-in, or from a loaded plugin), kept as
+    /// JSON until the model is built so runtime energies can be resolved.
+    pub energies: Vec<serde_json::Value>,
+    /// Plugin libraries to load before building, relative to the scene file.
+    #[serde(default)]
+    pub plugins: Vec<std::path::PathBuf>,
+    /// Directory of the scene file (plugin paths are relative to it).
+    #[serde(skip)]
+    pub base_dir: Option<std::path::PathBuf>,
     /// Time integrator.
     #[serde(default = "default_integrator")]
     pub integrator: Integrator,
@@ -168,9 +182,84 @@ impl Scene {
             path: path.display().to_string(),
             source,
         })?;
-        Self::from_json(&text, &path.display().to_string())
+        let mut scene = Self::from_json(&text, &path.display().to_string())?;
+        scene.base_dir = path.parent().map(|p| p.to_path_buf());
+        Ok(scene)
     }
-    /// Builds the model the scene describes and returns it with how to run it.
+
+    /// Loads the scene's plugins (paths relative to the scene file); a plugin
+    /// whose energies are already loaded from the same file is skipped.
+    pub fn load_plugins(&self) -> Result<()> {
+        for (i, p) in self.plugins.iter().enumerate() {
+            let path = match &self.base_dir {
+                Some(d) if p.is_relative() => d.join(p),
+                _ => p.clone(),
+            };
+            let already = crate::plugin::runtime_energies()
+                .iter()
+                .any(|e| same_file(&e.library, &path));
+            if !already {
+                crate::plugin::load(&path).map_err(|e| CoreError::Scene {
+                    path: self.origin(),
+                    message: format!("at `plugins[{i}]`: {e}"),
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    fn origin(&self) -> String {
+        self.name.clone().unwrap_or_else(|| "scene".into())
+    }
+
+    /// Turns the scene's energy JSON into energies: a runtime (plugin) energy
+    /// of that name if one is loaded, otherwise a built-in one.
+    fn energy_objects(&self) -> Result<Vec<Box<dyn Energy>>> {
+        let mut out = Vec::with_capacity(self.energies.len());
+        for (i, v) in self.energies.iter().enumerate() {
+            let name = v
+                .get("type")
+                .and_then(|t| t.as_str())
+                .ok_or_else(|| CoreError::Scene {
+                    path: self.origin(),
+                    message: format!(
+                        "at `energies[{i}]`: missing string field `type` naming the energy"
+                    ),
+                })?;
+            if let Some(e) = crate::plugin::construct(name, &v.to_string()) {
+                out.push(e.map_err(|e| CoreError::Scene {
+                    path: self.origin(),
+                    message: format!("at `energies[{i}]`: {e}"),
+                })?);
+                continue;
+            }
+            let e: Box<dyn Energy> = serde_path_to_error::deserialize(v).map_err(|e| {
+                let path = e.path().to_string();
+                let mut message = e.into_inner().to_string();
+                if message.contains("unknown variant") {
+                    let runtime: Vec<String> = crate::plugin::runtime_energies()
+                        .into_iter()
+                        .map(|r| r.name)
+                        .collect();
+                    if !runtime.is_empty() {
+                        message.push_str(&format!(" (plugin energies: {})", runtime.join(", ")));
+                    }
+                }
+                CoreError::Scene {
+                    path: self.origin(),
+                    message: if path.is_empty() || path == "." {
+                        format!("at `energies[{i}]`: {message}")
+                    } else {
+                        format!("at `energies[{i}].{path}`: {message}")
+                    },
+                }
+            })?;
+            out.push(e);
+        }
+        Ok(out)
+    }
+    /// Loads the scene's plugins, builds the model it describes and returns it
+    /// with how to run it.
     pub fn build(self) -> Result<(Model, RunSpec)> {
         let run = RunSpec {
             name: self.name.clone(),
@@ -189,8 +278,10 @@ impl Scene {
         Ok((sim, run.steps))
     }
 
-    /// Builds the model the scene describes.
-    pub fn build_model(mut self) -> Result<Model> {
+    /// Loads the scene's plugins and builds the model it describes.
+    pub fn build_model(self) -> Result<Model> {
+        self.load_plugins()?;
+        let energies = self.energy_objects()?;
         let err = |m: String| CoreError::Model(m);
         let mut b = ModelBuilder::new(self.dim)?;
         let n = self.nodes.len();
@@ -260,7 +351,7 @@ impl Scene {
         for c in &self.params {
             b.add_param(c.clone())?;
         }
-        for e in self.energies.drain(..) {
+        for e in energies {
             b.add_energy(e);
         }
         b.build()
