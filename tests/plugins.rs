@@ -271,9 +271,20 @@ fn refusals_are_typed_errors() {
         plugin::load(std::path::Path::new("libc.so.6")),
         Err(PluginError::MissingEntryPoint { .. })
     ));
-    // The same energy name twice.
-    match plugin::load(&dea()) {
-        Err(PluginError::DuplicateName { name, .. }) => assert_eq!(name, "dea_spring"),
+    // Loading the same file again is a no-op that returns its names...
+    assert_eq!(plugin::load(&dea()).unwrap(), ["dea_spring"]);
+    // ...but another file providing a name already taken is refused.
+    let other = dea().with_file_name(format!("libdea_again_{}.so", std::process::id()));
+    if std::fs::hard_link(dea(), &other).is_err() {
+        std::fs::copy(dea(), &other).unwrap();
+    }
+    let dup = plugin::load(&other);
+    let _ = std::fs::remove_file(&other);
+    match dup {
+        Err(PluginError::DuplicateName { name, existing, .. }) => {
+            assert_eq!(name, "dea_spring");
+            assert!(existing.contains("pliant_example_dea"), "{existing}");
+        }
         other => panic!("expected DuplicateName, got {other:?}"),
     }
     // Not a library.

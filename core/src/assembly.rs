@@ -283,13 +283,14 @@ impl Assembler {
         s: &EvalState,
         scale: f64,
         t: &mut Vec<Triplet<usize, usize, f64>>,
-    ) {
-        for (e, sp) in model.energies.iter().zip(&self.spans) {
+    ) -> Result<()> {
+        for (k, (e, sp)) in model.energies.iter().zip(&self.spans).enumerate() {
             if !e.elements().uses_history() || sp.n_el == 0 {
                 continue;
             }
             let mut blocks = vec![0.0; sp.n_el * sp.ns * sp.ns];
             e.history_blocks(s, &mut blocks);
+            finite(&blocks, "history block", k, e.typetag_name(), sp.ns * sp.ns)?;
             for i in 0..sp.n_el {
                 let d = &self.dofs[sp.dof_off + i * sp.ns..sp.dof_off + (i + 1) * sp.ns];
                 for a in 0..sp.ns {
@@ -302,6 +303,7 @@ impl Assembler {
                 }
             }
         }
+        Ok(())
     }
 
     /// `scale · ∂²E/∂q∂p` as triplets (rows: DOFs, columns: parameter channels).
@@ -311,14 +313,21 @@ impl Assembler {
         s: &EvalState,
         scale: f64,
         t: &mut Vec<Triplet<usize, usize, f64>>,
-    ) {
-        for (e, sp) in model.energies.iter().zip(&self.spans) {
+    ) -> Result<()> {
+        for (k, (e, sp)) in model.energies.iter().zip(&self.spans).enumerate() {
             if sp.np == 0 || sp.n_el == 0 {
                 continue;
             }
             let set = e.elements();
             let mut blocks = vec![0.0; sp.n_el * sp.ns * sp.np];
             e.param_blocks(s, &mut blocks);
+            finite(
+                &blocks,
+                "parameter block",
+                k,
+                e.typetag_name(),
+                sp.ns * sp.np,
+            )?;
             let mut pi = vec![0; sp.np];
             for i in 0..sp.n_el {
                 set.params(i, &mut pi);
@@ -333,6 +342,22 @@ impl Assembler {
                 }
             }
         }
+        Ok(())
+    }
+}
+
+/// Errors on a non-finite entry of energy `k`'s per-element blocks (`stride` each).
+fn finite(blocks: &[f64], what: &str, k: usize, name: &str, stride: usize) -> Result<()> {
+    match blocks.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(bad) => Err(CoreError::NonFinite {
+            what: format!(
+                "{what} of energy #{k} ({name}), element {}",
+                bad / stride.max(1)
+            ),
+            index: bad % stride.max(1),
+            value: blocks[bad],
+        }),
     }
 }
 

@@ -17,8 +17,8 @@
 //! # Safety rules the host enforces
 //! - Tag mismatch, missing symbol, a file that is not a library, a missing
 //!   file, a duplicate energy name: each a [`PluginError`], nothing loaded.
-//! - The library stays loaded for as long as any energy it created lives:
-//!   every runtime energy holds an `Arc` of its library.
+//! - A loaded library is never unloaded (its own thread pool and the energies
+//!   it created may run its code at any time), so nothing outlives its code.
 //! - Panics never cross the boundary: the macro-generated entry point and
 //!   constructors catch them, and every plugin energy is wrapped in
 //!   [`PanicGuard`] (compiled into the plugin), which turns a panic into an
@@ -40,20 +40,26 @@ use libloading::Library;
 use std::collections::BTreeMap;
 use std::ffi::{CStr, c_char};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
 use thiserror::Error;
 
 /// Revision of the plugin calling convention (bump on any change to it).
 pub const ABI_REVISION: u32 = 1;
 
-/// The tag both sides must agree on, NUL-terminated.
+/// The tag both sides must agree on, NUL-terminated: ABI revision,
+/// pliant-core version and source hash, rustc version, target, panic strategy.
 pub const ABI_TAG: &str = concat!(
     "pliant-plugin-abi 1; pliant-core ",
     env!("CARGO_PKG_VERSION"),
-    "; ",
+    " (source ",
+    env!("PLIANT_SOURCE_HASH"),
+    "); ",
     env!("PLIANT_RUSTC_VERSION"),
     "; ",
     env!("PLIANT_TARGET"),
+    "; panic=",
+    env!("PLIANT_PANIC"),
     "\0"
 );
 
@@ -148,7 +154,6 @@ pub enum PluginError {
 struct Entry {
     summary: String,
     constructor: Constructor,
-    library: Arc<Library>,
     path: PathBuf,
 }
 
@@ -187,6 +192,17 @@ pub fn runtime_energies() -> Vec<RuntimeInfo> {
 /// Loads the plugin at `path` and registers its energies; returns their names.
 pub fn load(path: &Path) -> std::result::Result<Vec<String>, PluginError> {
     let p = path.to_path_buf();
+    // Loading is serialized, and loading a file already loaded returns its names.
+    static LOADING: Mutex<()> = Mutex::new(());
+    let _serial = LOADING.lock().unwrap_or_else(|e| e.into_inner());
+    let same: Vec<String> = lock()
+        .iter()
+        .filter(|(_, e)| same_file(&e.path, path))
+        .map(|(n, _)| n.clone())
+        .collect();
+    if !same.is_empty() {
+        return Ok(same);
+    }
     // A bare file name (no directory) is left to the dynamic loader's search path.
     let bare = path.parent().is_none_or(|d| d.as_os_str().is_empty());
     if !bare && !path.exists() {
@@ -253,7 +269,6 @@ pub fn load(path: &Path) -> std::result::Result<Vec<String>, PluginError> {
                 .unwrap_or_else(|| format!("entry point returned {code}")),
         });
     }
-    let lib = Arc::new(lib);
     let builtin: Vec<&str> = crate::registry::energies().iter().map(|e| e.name).collect();
     let mut map = lock();
     // Check every name before inserting any, so a refused plugin leaves nothing behind.
@@ -287,28 +302,34 @@ pub fn load(path: &Path) -> std::result::Result<Vec<String>, PluginError> {
             Entry {
                 summary,
                 constructor,
-                library: lib.clone(),
                 path: p.clone(),
             },
         );
     }
+    // Never unloaded: see the module documentation.
+    std::mem::forget(lib);
     log::info!("loaded plugin {} ({})", p.display(), abi_tag());
     Ok(names)
+}
+
+/// Whether two paths name the same file.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
 }
 
 /// Builds the runtime energy `name` from its scene JSON, if such a runtime
 /// energy is registered.
 pub fn construct(name: &str, json: &str) -> Option<Result<Box<dyn Energy>>> {
-    let (constructor, library, path) = {
+    let (constructor, path) = {
         let map = lock();
         let e = map.get(name)?;
-        (e.constructor, e.library.clone(), e.path.clone())
+        (e.constructor, e.path.clone())
     };
     Some(match constructor(json) {
-        Ok(inner) => Ok(Box::new(RuntimeEnergy {
-            inner,
-            _library: library,
-        })),
+        Ok(inner) => Ok(Box::new(RuntimeEnergy { inner })),
         Err(m) => Err(CoreError::Model(format!(
             "energy `{name}` from plugin {}: {m}",
             path.display()
@@ -316,12 +337,10 @@ pub fn construct(name: &str, json: &str) -> Option<Result<Box<dyn Energy>>> {
     })
 }
 
-/// An energy created by a plugin, keeping its library loaded. Fields drop in
-/// order: the energy before the library.
+/// An energy created by a plugin (its library is never unloaded).
 #[derive(Debug)]
 pub struct RuntimeEnergy {
     inner: Box<dyn Energy>,
-    _library: Arc<Library>,
 }
 
 /// Energies that only exist at run time are not re-serialized.
@@ -389,6 +408,9 @@ impl Energy for RuntimeEnergy {
 pub struct PanicGuard {
     inner: Box<dyn Energy>,
     name: String,
+    /// Set when `begin_step`/`end_step` panicked: every later value is NaN,
+    /// so the step fails with a typed error instead of using stale state.
+    poisoned: AtomicBool,
 }
 
 impl PanicGuard {
@@ -397,10 +419,15 @@ impl PanicGuard {
         Self {
             inner,
             name: name.to_string(),
+            poisoned: AtomicBool::new(false),
         }
     }
     /// Runs `f` on `out`; on a panic, logs it and fills `out` with NaN.
     fn guard_fill(&self, out: &mut [f64], f: impl FnOnce(&mut [f64])) {
+        if self.poisoned.load(Ordering::Relaxed) {
+            out.fill(f64::NAN);
+            return;
+        }
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&mut *out)));
         if let Err(e) = r {
             log::error!(
@@ -473,6 +500,7 @@ impl Energy for PanicGuard {
                 "plugin energy `{name}` panicked in begin_step: {}",
                 panic_message(&e)
             );
+            self.poisoned.store(true, Ordering::Relaxed);
         }
     }
     fn end_step(&mut self, q: &[f64], p: &[f64]) {
@@ -485,6 +513,7 @@ impl Energy for PanicGuard {
                 "plugin energy `{name}` panicked in end_step: {}",
                 panic_message(&e)
             );
+            self.poisoned.store(true, Ordering::Relaxed);
         }
     }
     fn value(&self, s: &EvalState) -> f64 {
@@ -553,4 +582,13 @@ macro_rules! export_plugin {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn abi_tag_carries_the_revision_and_ends_with_nul() {
+        assert!(super::ABI_TAG.starts_with(&format!("pliant-plugin-abi {};", super::ABI_REVISION)));
+        assert!(super::ABI_TAG.ends_with('\0') && !super::abi_tag().contains('\0'));
+    }
 }

@@ -28,13 +28,6 @@ use crate::params::ParamChannel;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => a == b,
-    }
-}
-
 /// Lumped nodal mass: one value for all nodes or one per node (kg).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -187,23 +180,18 @@ impl Scene {
         Ok(scene)
     }
 
-    /// Loads the scene's plugins (paths relative to the scene file); a plugin
-    /// whose energies are already loaded from the same file is skipped.
+    /// Loads the scene's plugins (paths relative to the scene file); loading a
+    /// file that is already loaded is a no-op.
     pub fn load_plugins(&self) -> Result<()> {
         for (i, p) in self.plugins.iter().enumerate() {
             let path = match &self.base_dir {
                 Some(d) if p.is_relative() => d.join(p),
                 _ => p.clone(),
             };
-            let already = crate::plugin::runtime_energies()
-                .iter()
-                .any(|e| same_file(&e.library, &path));
-            if !already {
-                crate::plugin::load(&path).map_err(|e| CoreError::Scene {
-                    path: self.origin(),
-                    message: format!("at `plugins[{i}]`: {e}"),
-                })?;
-            }
+            crate::plugin::load(&path).map_err(|e| CoreError::Scene {
+                path: self.origin(),
+                message: format!("at `plugins[{i}]`: {e}"),
+            })?;
         }
         Ok(())
     }

@@ -622,10 +622,11 @@ impl Simulator {
             };
             self.asm
                 .hessian_triplets(&self.model, &s, h * h, &mut txp)?;
-            self.asm.history_triplets(&self.model, &s, h * h, &mut txp);
             self.asm
-                .history_triplets(&self.model, &s, -h * h * h, &mut tvp);
-            self.asm.param_triplets(&self.model, &s, h * h, &mut tp);
+                .history_triplets(&self.model, &s, h * h, &mut txp)?;
+            self.asm
+                .history_triplets(&self.model, &s, -h * h * h, &mut tvp)?;
+            self.asm.param_triplets(&self.model, &s, h * h, &mut tp)?;
             factor = DiffFactor::Diagonal(self.mass_free.clone());
         } else {
             let y: Vec<f64> = x
@@ -661,8 +662,8 @@ impl Simulator {
                 self.asm
                     .hessian_triplets(&self.model, &s, ce * form.b_y, &mut txp)?;
             }
-            self.asm.history_triplets(&self.model, &s, ce, &mut txp);
-            self.asm.param_triplets(&self.model, &s, ce, &mut tp);
+            self.asm.history_triplets(&self.model, &s, ce, &mut txp)?;
+            self.asm.param_triplets(&self.model, &s, ce, &mut tp)?;
         }
         if form.c_m != 0.0 {
             for (k, &i) in self.free_dofs.iter().enumerate() {
