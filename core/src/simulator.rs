@@ -529,6 +529,12 @@ impl Simulator {
             g_full: vec![0.0; n],
             diag: vec![0.0; self.mass_free.len()],
         };
+        // The inertial guess may be infeasible (an inverted element): start
+        // from the previous state instead, which was accepted.
+        if !pot.value(&x).is_finite() {
+            x.copy_from_slice(q0);
+            self.model.apply_constraints(&mut x, t1);
+        }
         let stats = minimize(
             &mut pot,
             &mut x,
