@@ -9,13 +9,16 @@
 pub mod demo;
 pub mod lattice;
 pub mod output;
+pub mod robots;
 pub mod runner;
 
 pub use pliant_core as core;
 pub use pliant_environment as environment;
+pub use pliant_fem as fem;
 pub use pliant_optim as optim;
 
 /// Makes sure every plugin crate's energy registrations are linked in.
 pub fn init() {
     pliant_environment::link();
+    pliant_fem::link();
 }

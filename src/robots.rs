@@ -1,0 +1,192 @@
+//! The cable paper's robots (Bern et al. 2019, §IV) as voxel foam bodies:
+//! coarse linear-tetrahedron meshes like the paper's, a foam-like
+//! neo-Hookean material, the motor assembly as point masses on the top nodes,
+//! and cable routes as polylines of points inside the body.
+//!
+//! Our reading of the paper's geometry (it gives lengths and masses, not
+//! drawings): the body's long axis is `x`, up is `z`, 1 cm voxels.
+//! - **Tripod**: 14 cm long, a 14 × 4 × 2 cm body on three 2 × 4 × 3 cm legs
+//!   (at both ends and in the middle). 24 g body, 44 g motor assembly. The
+//!   outer legs are passive; the middle leg has one cable on its front and
+//!   one on its back face, from near its foot up into the body, so that
+//!   pulling either bends it forward or backward and pulling both shortens it.
+//! - **Puppy**: 13 cm long, a 13 × 8 × 2 cm body on four 2 × 2 × 3 cm corner
+//!   legs. 90 g body, 140 g motor assembly. Every leg carries the middle-leg
+//!   cable layout of the Tripod (front and back), eight cables in all.
+//!
+//! Material: E = 50 kPa, ν = 0.3 — the order of magnitude of the
+//! FlexFoam-iT! III polyurethane foam the robots are cast from (soft
+//! open-cell foams have moduli of tens of kPa and small Poisson's ratios); the
+//! paper fitted its parameters by hand, and so should a user with a real robot.
+//! The density is set so the body weighs what the paper states.
+
+use pliant_core::{Model, ModelBuilder, Result};
+use pliant_environment::{Friction, Gravity, Ground, NormalLaw};
+use pliant_fem::{Material, TetMesh};
+
+/// Young's modulus of the foam, Pa.
+pub const FOAM_E: f64 = 5e4;
+/// Poisson's ratio of the foam.
+pub const FOAM_NU: f64 = 0.3;
+
+/// A cable route: a polyline of points inside the body (m), from its anchor
+/// near a foot to where it leaves the body towards the motor.
+#[derive(Debug, Clone)]
+pub struct CableRoute {
+    /// Name, e.g. `"middle_leg_front"`.
+    pub name: String,
+    /// Points, m.
+    pub points: Vec<[f64; 3]>,
+}
+
+/// A robot design: mesh, masses and cable routes.
+#[derive(Debug, Clone)]
+pub struct Robot {
+    /// Name.
+    pub name: &'static str,
+    /// Body mesh (m).
+    pub mesh: TetMesh,
+    /// Body mass, kg.
+    pub body_mass: f64,
+    /// Motor assembly mass, kg, spread over `motor_nodes`.
+    pub motor_mass: f64,
+    /// Top nodes carrying the motor assembly.
+    pub motor_nodes: Vec<usize>,
+    /// Cable routes.
+    pub cables: Vec<CableRoute>,
+    /// Length along x, m.
+    pub length: f64,
+}
+
+const H: f64 = 0.01;
+
+fn leg_cables(name: &str, x0: f64, x1: f64, y: f64) -> Vec<CableRoute> {
+    // Just inside the leg's front (x0) and back (x1) faces, from 0.5 cm above
+    // the foot to 0.5 cm below the top of the body.
+    let inset = 0.2 * H;
+    [("front", x0 + inset), ("back", x1 - inset)]
+        .into_iter()
+        .map(|(side, x)| CableRoute {
+            name: format!("{name}_{side}"),
+            points: vec![[x, y, 0.5 * H], [x, y, 3.0 * H], [x, y, 4.5 * H]],
+        })
+        .collect()
+}
+
+impl Robot {
+    /// The Tripod (14 cm, 24 g body, 44 g motors, 2 cables).
+    pub fn tripod() -> Result<Self> {
+        let boxes = [
+            ([0, 0, 3], [14, 4, 5]),  // body
+            ([0, 0, 0], [2, 4, 3]),   // rear leg
+            ([6, 0, 0], [8, 4, 3]),   // middle leg (actuated)
+            ([12, 0, 0], [14, 4, 3]), // front leg
+        ];
+        let mesh = TetMesh::from_voxel_boxes(&boxes, H, [0.0; 3]).map_err(mesh_err)?;
+        let motor_nodes = mesh.nodes_where(|p| {
+            p[2] > 5.0 * H - 1e-9 && p[0] > 4.0 * H - 1e-9 && p[0] < 10.0 * H + 1e-9
+        });
+        Ok(Robot {
+            name: "tripod",
+            cables: leg_cables("middle_leg", 6.0 * H, 8.0 * H, 2.0 * H),
+            mesh,
+            body_mass: 0.024,
+            motor_mass: 0.044,
+            motor_nodes,
+            length: 14.0 * H,
+        })
+    }
+
+    /// The Puppy (13 cm, 90 g body, 140 g motors, 8 cables).
+    pub fn puppy() -> Result<Self> {
+        let boxes = [
+            ([0, 0, 3], [13, 8, 5]),  // body
+            ([0, 0, 0], [2, 2, 3]),   // rear right
+            ([0, 6, 0], [2, 8, 3]),   // rear left
+            ([11, 0, 0], [13, 2, 3]), // front right
+            ([11, 6, 0], [13, 8, 3]), // front left
+        ];
+        let mesh = TetMesh::from_voxel_boxes(&boxes, H, [0.0; 3]).map_err(mesh_err)?;
+        let motor_nodes = mesh.nodes_where(|p| {
+            p[2] > 5.0 * H - 1e-9 && p[0] > 2.0 * H - 1e-9 && p[0] < 11.0 * H + 1e-9
+        });
+        let mut cables = Vec::new();
+        for (name, x0, y) in [
+            ("rear_right", 0.0, 1.0),
+            ("rear_left", 0.0, 7.0),
+            ("front_right", 11.0, 1.0),
+            ("front_left", 11.0, 7.0),
+        ] {
+            cables.extend(leg_cables(name, x0 * H, (x0 + 2.0) * H, y * H));
+        }
+        Ok(Robot {
+            name: "puppy",
+            mesh,
+            body_mass: 0.090,
+            motor_mass: 0.140,
+            motor_nodes,
+            cables,
+            length: 13.0 * H,
+        })
+    }
+
+    /// Foam density (kg/m³) that gives the stated body mass.
+    pub fn density(&self) -> f64 {
+        self.body_mass / self.mesh.volume()
+    }
+
+    /// Adds the body (nodes lifted by `lift` m), its material and the motor
+    /// masses to `b`; returns the model index of mesh node 0.
+    pub fn add_to(&self, b: &mut ModelBuilder, lift: f64) -> Result<usize> {
+        let mut mesh = self.mesh.clone();
+        mesh.nodes.iter_mut().for_each(|p| p[2] += lift);
+        let first = mesh
+            .add_to(
+                b,
+                self.density(),
+                Material::Constant {
+                    youngs_modulus: FOAM_E,
+                    poisson_ratio: FOAM_NU,
+                },
+            )
+            .map_err(mesh_err)?;
+        let per_node = self.motor_mass / self.motor_nodes.len() as f64;
+        for &n in &self.motor_nodes {
+            b.add_point_mass(first + n, per_node)?;
+        }
+        Ok(first)
+    }
+
+    /// The robot `lift` m above flat ground under gravity `g` (m/s², rotate it
+    /// for an incline), contact and friction on the bottom (boundary) nodes.
+    pub fn on_ground(&self, lift: f64, g: [f64; 3], friction: Friction) -> Result<Model> {
+        let mut b = ModelBuilder::new(3)?;
+        let first = self.add_to(&mut b, lift)?;
+        b.add_energy(Box::new(Gravity::new(&g)));
+        let mut ground = Ground::new(
+            &[0.0; 3],
+            &[0.0, 0.0, 1.0],
+            NormalLaw::Quadratic {
+                stiffness: 2000.0,
+                smoothing: 1e-4,
+            },
+            Some(friction),
+        );
+        ground.nodes = Some(
+            self.mesh
+                .boundary_nodes()
+                .into_iter()
+                .map(|n| first + n)
+                .collect(),
+        );
+        b.add_energy(Box::new(ground));
+        b.build()
+    }
+}
+
+fn mesh_err(e: pliant_fem::MeshError) -> pliant_core::CoreError {
+    match e {
+        pliant_fem::MeshError::Model(e) => e,
+        other => pliant_core::CoreError::Model(other.to_string()),
+    }
+}

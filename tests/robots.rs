@@ -1,0 +1,70 @@
+//! The Tripod and the Puppy: stated masses, and dropped on the ground they
+//! come to rest without sinking in.
+
+use pliant::core::{Integrator, NewtonSettings, Simulator};
+use pliant::environment::Friction;
+use pliant::robots::Robot;
+
+fn drop(robot: &Robot) -> (Simulator, f64) {
+    let m = robot
+        .on_ground(
+            0.005,
+            [0.0, 0.0, -9.81],
+            Friction::SmoothCoulomb {
+                mu: 0.6,
+                mu_axis: None,
+                slip_velocity: 1e-3,
+            },
+        )
+        .unwrap();
+    let total = m.total_mass();
+    let mut sim = Simulator::new(m, Integrator::Bdf1, 0.033, NewtonSettings::default()).unwrap();
+    for _ in 0..45 {
+        sim.step().unwrap(); // 1.5 s
+    }
+    (sim, total)
+}
+
+#[test]
+fn robots_have_the_stated_masses_and_settle_on_the_ground() {
+    for (robot, mass) in [
+        (Robot::tripod().unwrap(), 0.068),
+        (Robot::puppy().unwrap(), 0.230),
+    ] {
+        let (sim, total) = drop(&robot);
+        assert!((total - mass).abs() < 1e-12, "{}: {total} kg", robot.name);
+        let lowest = (0..sim.model().layout.n_nodes())
+            .map(|n| sim.model().node_position(sim.q(), n)[2])
+            .fold(f64::INFINITY, f64::min);
+        let ke = sim.kinetic_energy();
+        eprintln!(
+            "{}: {} tets, {} nodes, {} cables; lowest node {lowest:.2e} m, kinetic energy {ke:.2e} J after 1.5 s",
+            robot.name,
+            robot.mesh.tets.len(),
+            robot.mesh.nodes.len(),
+            robot.cables.len()
+        );
+        // Quadratic penalty at 2000 N/m: a foot node carries well under 0.2 N.
+        assert!(lowest > -2e-4, "{}: penetration {lowest} m", robot.name);
+        assert!(ke < 1e-6, "{}: still moving ({ke} J)", robot.name);
+        // Cable points lie inside the body.
+        for c in &robot.cables {
+            for p in &c.points {
+                let inside = robot.mesh.tets.iter().any(|t| {
+                    let v = t.map(|n| robot.mesh.nodes[n]);
+                    let vol = pliant::fem::mesh::tet_volume(v);
+                    (0..4).all(|k| {
+                        let mut w = v;
+                        w[k] = *p;
+                        pliant::fem::mesh::tet_volume(w) >= -1e-15 * vol.abs().max(1e-30)
+                    })
+                });
+                assert!(
+                    inside,
+                    "{} cable {} point {p:?} is outside the body",
+                    robot.name, c.name
+                );
+            }
+        }
+    }
+}
