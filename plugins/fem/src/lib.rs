@@ -21,6 +21,7 @@
 pub mod material;
 pub mod mesh;
 pub mod tet;
+pub mod vtk;
 
 pub use mesh::{MeshError, TetMesh};
 pub use tet::{Material, NeoHookeanTets};
