@@ -92,6 +92,10 @@ impl<E, const N: usize, const P: usize> Elements<E, N, P> {
     }
 }
 
+/// Fewest elements per parallel task: below this, rayon's task overhead
+/// outweighs the work of small element loops (results do not depend on it).
+pub const PAR_MIN_LEN: usize = 256;
+
 /// Sum of `f` over `items`, in fixed-size chunks summed in order: the result
 /// does not depend on the number of threads.
 pub fn deterministic_sum<T: Sync>(items: &[T], f: impl Fn(&T) -> f64 + Sync) -> f64 {
@@ -161,6 +165,7 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
         let c = Self::ctx(s);
         out.par_chunks_mut(N)
             .zip(self.items.par_iter())
+            .with_min_len(PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let (x, xp, p) = Self::local(e, s);
                 let xp = xp.map(DualSVec64::<N>::from);
@@ -177,6 +182,7 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
         let c = Self::ctx(s);
         out.par_chunks_mut(N * N)
             .zip(self.items.par_iter())
+            .with_min_len(PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let (x, xp, p) = Self::local(e, s);
                 let xp = xp.map(Dual2SVec64::<N>::from);
@@ -201,6 +207,7 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
         let c = Self::ctx(s);
         out.par_chunks_mut(N * N)
             .zip(self.items.par_iter())
+            .with_min_len(PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let (x, xp, p) = Self::local(e, s);
                 let p = p.map(HyperDualSVec64::<N, N>::from);
@@ -226,6 +233,7 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
         let c = Self::ctx(s);
         out.par_chunks_mut(N * P)
             .zip(self.items.par_iter())
+            .with_min_len(PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let (x, xp, p) = Self::local(e, s);
                 let xp = xp.map(HyperDualSVec64::<N, P>::from);
@@ -251,6 +259,7 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
         let c = Self::ctx(s);
         out.par_chunks_mut(P)
             .zip(self.items.par_iter())
+            .with_min_len(PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let (x, xp, p) = Self::local(e, s);
                 let x = x.map(DualSVec64::<P>::from);

@@ -147,6 +147,7 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         };
         out.par_chunks_mut(N)
             .zip(self.items.par_iter())
+            .with_min_len(crate::element::PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let (b, r, rp, p) = Self::local(e, s);
                 let rp = rp.map(DualSVec64::<R>::from);
@@ -166,6 +167,7 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         };
         out.par_chunks_mut(N * N)
             .zip(self.items.par_iter())
+            .with_min_len(crate::element::PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let (b, r, rp, p) = Self::local(e, s);
                 let rp = rp.map(Dual2SVec64::<R>::from);
@@ -190,6 +192,7 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         };
         out.par_chunks_mut(N * N)
             .zip(self.items.par_iter())
+            .with_min_len(crate::element::PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let (b, r, rp, p) = Self::local(e, s);
                 let p = p.map(HyperDualSVec64::<R, R>::from);
@@ -215,6 +218,7 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         };
         out.par_chunks_mut(N * P)
             .zip(self.items.par_iter())
+            .with_min_len(crate::element::PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let (b, r, rp, p) = Self::local(e, s);
                 let rp = rp.map(HyperDualSVec64::<R, P>::from);
@@ -240,6 +244,7 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         };
         out.par_chunks_mut(P)
             .zip(self.items.par_iter())
+            .with_min_len(crate::element::PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let (_, r, rp, p) = Self::local(e, s);
                 let r = r.map(DualSVec64::<P>::from);

@@ -44,6 +44,7 @@ impl<const N: usize> DampingAnalytic for Elements<DampingEl<N>, N, 0> {
         let stride = if which == 0 { N } else { N * N };
         out.par_chunks_mut(stride)
             .zip(self.items.par_iter())
+            .with_min_len(pliant_core::element::PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let k = e.c / s.h;
                 if which == 0 {

@@ -40,6 +40,7 @@ impl<const N: usize> GravityAnalytic for Elements<GravityEl<N>, N, 0> {
     fn grad(&self, out: &mut [f64]) {
         out.par_chunks_mut(N)
             .zip(self.items.par_iter())
+            .with_min_len(pliant_core::element::PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 for a in 0..N {
                     o[a] = -e.w[a];

@@ -382,6 +382,7 @@ impl<const N: usize> GroundAnalytic for Elements<GroundEl<N>, N, 0> {
         if let Some(out) = grad {
             out.par_chunks_mut(N)
                 .zip(self.items.par_iter())
+                .with_min_len(pliant_core::element::PAR_MIN_LEN)
                 .for_each(|(o, e)| {
                     let (mut g, mut h) = ([0.0; 3], [[0.0; 3]; 3]);
                     e.local(s, &mut g, &mut h);
@@ -392,6 +393,7 @@ impl<const N: usize> GroundAnalytic for Elements<GroundEl<N>, N, 0> {
         if let Some(out) = hess {
             out.par_chunks_mut(N * N)
                 .zip(self.items.par_iter())
+                .with_min_len(pliant_core::element::PAR_MIN_LEN)
                 .for_each(|(o, e)| {
                     let (mut g, mut h) = ([0.0; 3], [[0.0; 3]; 3]);
                     e.local(s, &mut g, &mut h);

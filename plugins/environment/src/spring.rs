@@ -98,6 +98,7 @@ impl<const N: usize, const R: usize, const P: usize> SpringAnalytic
         let dim = N / 2;
         out.par_chunks_mut(N)
             .zip(self.items.par_iter())
+            .with_min_len(pliant_core::element::PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let (n, _, f) = e.kinematics(s.q, s.p);
                 for a in 0..dim {
@@ -110,6 +111,7 @@ impl<const N: usize, const R: usize, const P: usize> SpringAnalytic
         let dim = N / 2;
         out.par_chunks_mut(N * N)
             .zip(self.items.par_iter())
+            .with_min_len(pliant_core::element::PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let (n, l, f) = e.kinematics(s.q, s.p);
                 // K = k n nᵀ + (f/l)(I − n nᵀ); H = [[K, −K], [−K, K]].
@@ -133,6 +135,7 @@ impl<const N: usize, const R: usize, const P: usize> SpringAnalytic
         let dim = N / 2;
         out.par_chunks_mut(N)
             .zip(self.items.par_iter())
+            .with_min_len(pliant_core::element::PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 // ∂²E/∂x∂u with L = L0 − u: ∂g_b/∂u = k n, ∂g_a/∂u = −k n.
                 let (n, _, _) = e.kinematics(s.q, s.p);

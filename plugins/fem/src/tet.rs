@@ -103,6 +103,7 @@ impl<const P: usize> TetAnalytic for ReducedElements<TetEl<P>, 12, 9, P> {
     fn grad(&self, s: &EvalState, out: &mut [f64]) {
         out.par_chunks_mut(12)
             .zip(self.items.par_iter())
+            .with_min_len(pliant_core::element::PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let pv: [f64; P] = std::array::from_fn(|k| s.p[e.params[k]]);
                 let (mu, la) = e.material(&pv);
@@ -121,6 +122,7 @@ impl<const P: usize> TetAnalytic for ReducedElements<TetEl<P>, 12, 9, P> {
     fn hess(&self, s: &EvalState, out: &mut [f64]) {
         out.par_chunks_mut(144)
             .zip(self.items.par_iter())
+            .with_min_len(pliant_core::element::PAR_MIN_LEN)
             .for_each(|(o, e)| {
                 let pv: [f64; P] = std::array::from_fn(|k| s.p[e.params[k]]);
                 let (mu, la) = e.material(&pv);
