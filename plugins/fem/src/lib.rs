@@ -16,10 +16,12 @@
 //!   the `neo_hookean_tets` energy, with `E`, `ν` optionally read from design
 //!   channels so material fitting is differentiable.
 //! - [`mesh`]: tetrahedral meshes from unions of voxel boxes, validation,
-//!   boundary surface, node sets, lumped mass.
+//!   boundary surface, node sets, lumped mass; [`mesh_io`]: Gmsh `.msh` 4.1
+//!   and TetGen `.node`/`.ele` import; [`vtk`]: ParaView output.
 
 pub mod material;
 pub mod mesh;
+pub mod mesh_io;
 pub mod tet;
 pub mod vtk;
 

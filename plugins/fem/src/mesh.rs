@@ -44,6 +44,23 @@ pub enum MeshError {
     /// Nothing to mesh.
     #[error("the mesh has no tetrahedra")]
     Empty,
+    /// A mesh file could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A mesh file is malformed.
+    #[error("{path}: {message}")]
+    Parse {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong and where.
+        message: String,
+    },
     /// Model building failed.
     #[error(transparent)]
     Model(#[from] pliant_core::CoreError),
