@@ -1,0 +1,147 @@
+//! Newton iteration of neo-Hookean tetrahedral blocks of about 1k, 10k and
+//! 100k tetrahedra (assembly, Cholesky, solve, against faer's bare numeric
+//! factorization of the same matrix, interleaved), and one simulated second of
+//! the Puppy at h = 0.033 s.
+//!
+//! `cargo bench --bench fem_newton [-- 1k 10k 100k puppy]`
+
+use faer::Side;
+use faer::sparse::linalg::solvers::{Llt, SymbolicLlt};
+use pliant::core::assembly::Assembler;
+use pliant::core::linsolve::LinearSolver;
+use pliant::core::{EvalState, Integrator, ModelBuilder, NewtonSettings, Simulator};
+use pliant::environment::Friction;
+use pliant::fem::{Material, TetMesh};
+use pliant::robots::Robot;
+use std::time::Instant;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn block(label: &str, n: [i64; 3], reps: usize) {
+    let mesh = TetMesh::from_voxel_boxes(&[([0, 0, 0], n)], 0.01, [0.0; 3]).unwrap();
+    let mut b = ModelBuilder::new(3).unwrap();
+    mesh.add_to(
+        &mut b,
+        100.0,
+        Material::Constant {
+            youngs_modulus: 1e5,
+            poisson_ratio: 0.3,
+        },
+    )
+    .unwrap();
+    let model = b.build().unwrap();
+    let mut asm = Assembler::new(&model).unwrap();
+    let solver = LinearSolver::new(asm.symbolic()).unwrap();
+    let q: Vec<f64> = model
+        .q0
+        .iter()
+        .enumerate()
+        .map(|(i, x)| x + 1e-4 * ((i * 7919) % 13) as f64 / 13.0)
+        .collect();
+    let h = 0.01;
+    let s = EvalState {
+        q: &q,
+        q_prev: &model.q0,
+        p: &[],
+        h,
+        dt: h,
+        t: 0.0,
+    };
+    let diag: Vec<f64> = asm.free_dofs().iter().map(|&i| model.mass[i]).collect();
+    let hm = asm.hessian(&model, &s, h * h, &diag, false).unwrap();
+    let sym = SymbolicLlt::try_new(hm.symbolic(), Side::Lower).unwrap();
+    let mut g = vec![0.0; q.len()];
+    let (mut ta, mut tf, mut ts, mut tb, mut ratio) = (vec![], vec![], vec![], vec![], vec![]);
+    for _ in 0..reps {
+        let t0 = Instant::now();
+        std::hint::black_box(
+            Llt::try_new_with_symbolic(sym.clone(), hm.as_ref(), Side::Lower).unwrap(),
+        );
+        let bare = t0.elapsed().as_secs_f64();
+        let t0 = Instant::now();
+        let m = asm.hessian(&model, &s, h * h, &diag, false).unwrap();
+        std::hint::black_box(asm.energy(&model, &s));
+        g.fill(0.0);
+        asm.add_gradient(&model, &s, h * h, &mut g);
+        let t1 = Instant::now();
+        let f = solver.factor(&m).unwrap();
+        let t2 = Instant::now();
+        std::hint::black_box(f.solve(&g[..asm.n_free()]));
+        let t3 = Instant::now();
+        ta.push((t1 - t0).as_secs_f64());
+        tf.push((t2 - t1).as_secs_f64());
+        ts.push((t3 - t2).as_secs_f64());
+        tb.push(bare);
+        ratio.push((t3 - t0).as_secs_f64() / bare);
+    }
+    let (a, f, so, bare) = (median(ta), median(tf), median(ts), median(tb));
+    println!(
+        "{label:>5}: {} tets, {} DOFs | assembly {:.1} ms, Cholesky {:.1} ms, solve {:.1} ms | iteration / bare faer {:.2} (median of {reps} interleaved), bare {:.1} ms | assembly {:.1}% of the iteration",
+        mesh.tets.len(),
+        q.len(),
+        a * 1e3,
+        f * 1e3,
+        so * 1e3,
+        median(ratio),
+        bare * 1e3,
+        100.0 * a / (a + f + so)
+    );
+}
+
+fn puppy() {
+    let robot = Robot::puppy().unwrap();
+    let mut times = Vec::new();
+    let mut iters = 0;
+    for _ in 0..3 {
+        let m = robot
+            .on_ground(
+                0.0,
+                [0.0, 0.0, -9.81],
+                Friction::SmoothCoulomb {
+                    mu: 0.6,
+                    mu_axis: None,
+                    slip_velocity: 1e-3,
+                },
+            )
+            .unwrap();
+        let mut sim =
+            Simulator::new(m, Integrator::Bdf1, 0.033, NewtonSettings::default()).unwrap();
+        let t = Instant::now();
+        iters = 0;
+        for _ in 0..30 {
+            iters += sim.step().unwrap().newton.iterations;
+        }
+        times.push(t.elapsed().as_secs_f64());
+    }
+    let t = median(times);
+    println!(
+        "puppy: {} tets; 1 simulated second (30 steps of 33 ms, {iters} Newton iterations) in {:.3} s wall time = {:.1}× real time (median of 3)",
+        robot.mesh.tets.len(),
+        t,
+        0.99 / t
+    );
+}
+
+fn main() {
+    pliant::init();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let want = |s: &str| args.is_empty() || args.iter().any(|a| a == s);
+    if want("1k") {
+        block("1k", [5, 6, 6], 9);
+    }
+    if want("10k") {
+        block("10k", [12, 12, 12], 7);
+    }
+    if want("100k") {
+        block("100k", [26, 26, 25], 3);
+    }
+    if want("puppy") {
+        puppy();
+    }
+}
