@@ -175,17 +175,7 @@ impl Assembler {
             let len = sp.n_el * sp.ns * sp.ns;
             let blocks = &mut self.hess[sp.hess_off..sp.hess_off + len];
             e.hessian_blocks(s, blocks);
-            if let Some(bad) = blocks.iter().position(|v| !v.is_finite()) {
-                return Err(CoreError::NonFinite {
-                    what: format!(
-                        "Hessian of energy #{k} ({}), element {}",
-                        e.typetag_name(),
-                        bad / (sp.ns * sp.ns)
-                    ),
-                    index: bad % (sp.ns * sp.ns),
-                    value: blocks[bad],
-                });
-            }
+            finite(blocks, "Hessian", k, e.typetag_name(), sp.ns * sp.ns)?;
         }
         if project {
             self.project_blocks();
@@ -260,6 +250,13 @@ impl Assembler {
         t: &mut Vec<Triplet<usize, usize, f64>>,
     ) -> Result<()> {
         self.fill_hessian_blocks(model, s, false)?;
+        self.last_hessian_triplets(scale, t);
+        Ok(())
+    }
+
+    /// The element blocks of the last (unprojected) [`Assembler::hessian`],
+    /// scaled by `scale`, as full-matrix triplets — without re-evaluating.
+    pub fn last_hessian_triplets(&self, scale: f64, t: &mut Vec<Triplet<usize, usize, f64>>) {
         for sp in &self.spans {
             for i in 0..sp.n_el {
                 let d = &self.dofs[sp.dof_off + i * sp.ns..sp.dof_off + (i + 1) * sp.ns];
@@ -273,7 +270,6 @@ impl Assembler {
                 }
             }
         }
-        Ok(())
     }
 
     /// `scale · ∂²E/∂q∂q_prev` as triplets (rows: evaluation point, columns: previous state).

@@ -665,8 +665,8 @@ impl Simulator {
             factor = DiffFactor::Cholesky(f);
             let ce = form.c_e * form.a_y;
             if form.b_y != 0.0 {
-                self.asm
-                    .hessian_triplets(&self.model, &s, ce * form.b_y, &mut txp)?;
+                // Blocks already filled at this state by the factorized Hessian above.
+                self.asm.last_hessian_triplets(ce * form.b_y, &mut txp);
             }
             self.asm.history_triplets(&self.model, &s, ce, &mut txp)?;
             self.asm.param_triplets(&self.model, &s, ce, &mut tp)?;
