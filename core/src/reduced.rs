@@ -29,7 +29,14 @@ pub trait ReducedElement<const N: usize, const R: usize, const P: usize>: Send +
     fn params(&self) -> [usize; P];
     /// The constant map `B` (row-major `R × N`).
     fn map(&self) -> [[f64; N]; R];
+    /// `r = B x` gathered from the global vector `q`. The default multiplies
+    /// by [`ReducedElement::map`]; override it when `B` is sparse or
+    /// structured (the value path calls only this).
+    fn reduce(&self, q: &[f64]) -> [f64; R] {
+        reduce(&self.map(), &self.dofs(), q)
+    }
     /// Energy (J) in terms of `r = B x`, `r_prev = B x_prev` and the channels.
+    /// Without [`ReducedElement::HISTORY`], `r_prev` is `r`.
     fn energy<D: DualNum<f64> + Copy>(&self, r: &[D; R], r_prev: &[D; R], p: &[D; P], c: &Ctx)
     -> D;
 }
@@ -66,7 +73,11 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         let d = e.dofs();
         let pi = e.params();
         let r = reduce(&b, &d, s.q);
-        let rp = reduce(&b, &d, s.q_prev);
+        let rp = if E::HISTORY {
+            reduce(&b, &d, s.q_prev)
+        } else {
+            r
+        };
         (b, r, rp, std::array::from_fn(|i| s.p[pi[i]]))
     }
 }
@@ -135,7 +146,10 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
             t: s.t,
         };
         deterministic_sum(&self.items, |e| {
-            let (_, r, rp, p) = Self::local(e, s);
+            let r = e.reduce(s.q);
+            let rp = if E::HISTORY { e.reduce(s.q_prev) } else { r };
+            let pi = e.params();
+            let p: [f64; P] = std::array::from_fn(|i| s.p[pi[i]]);
             e.energy(&r, &rp, &p, &c)
         })
     }

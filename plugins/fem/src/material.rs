@@ -45,24 +45,31 @@ pub fn inv3(f: &[f64; 9], j: f64) -> [f64; 9] {
     c.map(|v| v / j)
 }
 
-/// First Piola–Kirchhoff stress `P = μ(F − F⁻ᵀ) + λ ln J F⁻ᵀ` (row-major, Pa)
-/// and its derivative `∂P_ij/∂F_kl` (81 entries, index `(3i+j)·9 + 3k+l`):
-/// `μ δ_ik δ_jl + (μ − λ ln J) F⁻¹_li F⁻¹_jk + λ F⁻¹_ji F⁻¹_lk`.
-/// `None` for `J ≤ 0`.
-pub fn stress_and_tangent(f: &[f64; 9], mu: f64, lambda: f64) -> Option<([f64; 9], [f64; 81])> {
+/// First Piola–Kirchhoff stress `P = ∂Ψ/∂F = μ(F − F⁻ᵀ) + λ ln J F⁻ᵀ`
+/// (row-major, Pa); `None` for `J ≤ 0`.
+pub fn stress(f: &[f64; 9], mu: f64, lambda: f64) -> Option<[f64; 9]> {
     let j = det3(f);
     if j.is_nan() || j <= 0.0 {
         return None;
     }
     let fi = inv3(f, j); // fi[3a + b] = F⁻¹_ab
     let lnj = j.ln();
-    let mut p = [0.0; 9];
-    for i in 0..3 {
-        for jj in 0..3 {
-            let fit = fi[3 * jj + i]; // F⁻ᵀ_ij = F⁻¹_ji
-            p[3 * i + jj] = mu * (f[3 * i + jj] - fit) + lambda * lnj * fit;
-        }
-    }
+    Some(std::array::from_fn(|r| {
+        let (i, jj) = (r / 3, r % 3);
+        let fit = fi[3 * jj + i]; // F⁻ᵀ_ij = F⁻¹_ji
+        mu * (f[r] - fit) + lambda * lnj * fit
+    }))
+}
+
+/// First Piola–Kirchhoff stress `P = μ(F − F⁻ᵀ) + λ ln J F⁻ᵀ` (row-major, Pa)
+/// and its derivative `∂P_ij/∂F_kl` (81 entries, index `(3i+j)·9 + 3k+l`):
+/// `μ δ_ik δ_jl + (μ − λ ln J) F⁻¹_li F⁻¹_jk + λ F⁻¹_ji F⁻¹_lk`.
+/// `None` for `J ≤ 0`.
+pub fn stress_and_tangent(f: &[f64; 9], mu: f64, lambda: f64) -> Option<([f64; 9], [f64; 81])> {
+    let p = stress(f, mu, lambda)?;
+    let j = det3(f);
+    let fi = inv3(f, j); // fi[3a + b] = F⁻¹_ab
+    let lnj = j.ln();
     let mut t = [0.0; 81];
     let c = mu - lambda * lnj;
     for i in 0..3 {
@@ -89,6 +96,7 @@ mod tests {
         let f = [1.1, 0.05, -0.02, 0.03, 0.95, 0.04, -0.01, 0.02, 1.05];
         let (mu, la) = (3e4, 8e4);
         let (p, t) = stress_and_tangent(&f, mu, la).unwrap();
+        assert_eq!(stress(&f, mu, la).unwrap(), p);
         let h = 1e-7;
         for a in 0..9 {
             let (mut fp, mut fm) = (f, f);

@@ -7,7 +7,7 @@
 //! `∂E/∂x_{a,i} = V₀ Σ_j P_ij G_aj`; Hessian
 //! `V₀ Σ_jl ∂P_ij/∂F_kl G_aj G_bl`.
 
-use crate::material::{lame, psi, stress_and_tangent};
+use crate::material::{det3, inv3, lame, psi, stress};
 use pliant_core::element::{Ctx, ElementSet};
 use pliant_core::energy::{BindInfo, Energy, EvalState};
 use pliant_core::error::{CoreError, Result};
@@ -88,6 +88,9 @@ impl<const P: usize> ReducedElement<12, 9, P> for TetEl<P> {
         }
         b
     }
+    fn reduce(&self, q: &[f64]) -> [f64; 9] {
+        self.f_of(q)
+    }
     fn energy<D: DualNum<f64> + Copy>(&self, f: &[D; 9], _: &[D; 9], p: &[D; P], _: &Ctx) -> D {
         let (mu, lambda) = self.material(p);
         psi(f, mu, lambda) * self.vol
@@ -107,7 +110,7 @@ impl<const P: usize> TetAnalytic for ReducedElements<TetEl<P>, 12, 9, P> {
             .for_each(|(o, e)| {
                 let pv: [f64; P] = std::array::from_fn(|k| s.p[e.params[k]]);
                 let (mu, la) = e.material(&pv);
-                let Some((p, _)) = stress_and_tangent(&e.f_of(s.q), mu, la) else {
+                let Some(p) = stress(&e.f_of(s.q), mu, la) else {
                     o.fill(f64::NAN);
                     return;
                 };
@@ -126,33 +129,52 @@ impl<const P: usize> TetAnalytic for ReducedElements<TetEl<P>, 12, 9, P> {
             .for_each(|(o, e)| {
                 let pv: [f64; P] = std::array::from_fn(|k| s.p[e.params[k]]);
                 let (mu, la) = e.material(&pv);
-                let Some((_, t)) = stress_and_tangent(&e.f_of(s.q), mu, la) else {
+                if !element_hessian(&e.f_of(s.q), &e.g, e.vol, mu, la, o) {
                     o.fill(f64::NAN);
-                    return;
-                };
-                // tg[(3i+j)][b][k] = Σ_l T[(3i+j), (3k+l)] G_bl
-                let mut tg = [[[0.0; 3]; 4]; 9];
-                for r in 0..9 {
-                    for b in 0..4 {
-                        for k in 0..3 {
-                            tg[r][b][k] =
-                                (0..3).map(|l| t[r * 9 + 3 * k + l] * e.g[3 * b + l]).sum();
-                        }
-                    }
-                }
-                for a in 0..4 {
-                    for i in 0..3 {
-                        for b in 0..4 {
-                            for k in 0..3 {
-                                let v: f64 =
-                                    (0..3).map(|j| e.g[3 * a + j] * tg[3 * i + j][b][k]).sum();
-                                o[(3 * a + i) * 12 + 3 * b + k] = e.vol * v;
-                            }
-                        }
-                    }
                 }
             });
     }
+}
+
+/// The 12 × 12 element Hessian in closed form (row-major into `out`).
+///
+/// With `T_ijkl = μ δ_ik δ_jl + c F⁻¹_li F⁻¹_jk + λ F⁻¹_ji F⁻¹_lk`,
+/// `c = μ − λ ln J` (see [`stress_and_tangent`]) and `w_a = F⁻ᵀ g_a`,
+/// `H_{ai,bk} = V₀ Σ_jl T_ijkl g_aj g_bl
+///            = V₀ [μ (g_a·g_b) δ_ik + c w_b,i w_a,k + λ w_a,i w_b,k]`
+/// — 4 small vectors instead of contracting the 81-entry tangent twice.
+/// Returns `false` for `J ≤ 0` (or NaN).
+fn element_hessian(
+    f: &[f64; 9],
+    g: &[f64; 12],
+    vol: f64,
+    mu: f64,
+    la: f64,
+    out: &mut [f64],
+) -> bool {
+    let j = det3(f);
+    if j.is_nan() || j <= 0.0 {
+        return false;
+    }
+    let fi = inv3(f, j); // fi[3a + b] = F⁻¹_ab
+    let c = mu - la * j.ln();
+    // w[a][i] = Σ_j F⁻¹_ji g_aj
+    let w: [[f64; 3]; 4] = std::array::from_fn(|a| {
+        std::array::from_fn(|i| (0..3).map(|jj| fi[3 * jj + i] * g[3 * a + jj]).sum())
+    });
+    for a in 0..4 {
+        for b in 0..4 {
+            let gg = mu * (0..3).map(|l| g[3 * a + l] * g[3 * b + l]).sum::<f64>();
+            for i in 0..3 {
+                for k in 0..3 {
+                    let d = if i == k { gg } else { 0.0 };
+                    out[(3 * a + i) * 12 + 3 * b + k] =
+                        vol * (d + c * w[b][i] * w[a][k] + la * w[a][i] * w[b][k]);
+                }
+            }
+        }
+    }
+    true
 }
 
 /// Compressible neo-Hookean linear tetrahedra (Bern et al. 2019, eq. 1).
