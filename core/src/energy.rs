@@ -106,4 +106,12 @@ pub trait Energy: Send + Sync + std::fmt::Debug {
     fn param_gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {
         self.elements().param_gradient_blocks(s, out)
     }
+
+    /// Named scalar quantities worth recording every step (cable tension in
+    /// N and slack in m, for instance), as `(name, value)` with the unit in
+    /// the name's documentation. Outputs write them next to the state. Most
+    /// energies have none.
+    fn observables(&self, _s: &EvalState) -> Vec<(String, f64)> {
+        Vec::new()
+    }
 }

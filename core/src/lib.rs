@@ -21,6 +21,7 @@ pub mod motion;
 pub mod newton;
 pub mod node_energy;
 pub mod params;
+pub mod penalty;
 pub mod plugin;
 pub mod reduced;
 pub mod registry;

@@ -15,7 +15,8 @@
 pub mod damping;
 pub mod gravity;
 pub mod ground;
-pub mod penalty;
+/// The penalty functions, shared with other plugins through core.
+pub use pliant_core::penalty;
 pub mod spring;
 mod vec3;
 

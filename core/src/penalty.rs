@@ -1,9 +1,11 @@
 //! Scalar penalty functions of the signed distance `d` (m, positive outside)
 //! or penetration `s = −d`, each as a generic version (for the dual-number
 //! fallback) and an `f64` version returning value, first and second
-//! derivatives (for the analytic path).
+//! derivatives (for the analytic path). They live in core because contact,
+//! cables and objectives all use them (the cable paper's one-sided quadratic
+//! appears in all three).
 
-use pliant_core::num_dual::DualNum;
+use num_dual::DualNum;
 
 /// The C²-smooth one-sided quadratic `Q(s)` of the cable paper ([1] in
 /// Bern et al. 2019), unit stiffness, smoothing width `eps` (m):
