@@ -1,15 +1,35 @@
 //! # pliant-optim
 //!
-//! Differentiable trajectories: rollouts that record what differentiation
-//! needs, forward sensitivities and adjoints of whole rollouts, objectives,
-//! control reparameterizations and argmin adapters (cable paper §III).
+//! Differentiable trajectories (cable paper §III): rollouts that record what
+//! differentiation needs ([`trajectory`]), forward sensitivities and adjoints
+//! of whole rollouts ([`gradient`], and [`forward`] for constant
+//! parameters), objectives in residual form ([`objective`]), control
+//! reparameterizations ([`controls`]), the shooting problem with argmin
+//! adapters ([`shooting`]) and optimization runs with progress and
+//! checkpoints ([`optimize`]).
 //!
 //! The engine exposes, at every converged step, the factorized `∂g_k/∂x_k` and
 //! the blocks `∂g_k/∂x_{k−1}`, `∂g_k/∂v_{k−1}`, `∂g_k/∂p_k`
 //! ([`pliant_core::StepDerivatives`]); this crate builds the recurrences on
-//! them. So far: [`forward`] sensitivities with respect to constant
-//! parameters, checked against finite differences of whole rollouts.
+//! them. SI units throughout.
 
+pub mod controls;
+pub mod error;
 pub mod forward;
+pub mod gradient;
+pub mod objective;
+pub mod optimize;
+pub mod shooting;
+pub mod trajectory;
 
+pub use controls::{ControlMap, Gait, Motor};
+pub use error::{OptimError, Result};
 pub use forward::{RolloutSensitivity, rollout_with_sensitivity};
+pub use objective::{
+    AverageVelocity, CentreOfMass, ComPath, ControlSmoothness, Objective, Residuals, StepView,
+};
+pub use optimize::{
+    IterationRecord, Method, OptimizeResult, OptimizeSettings, ProgressFn, optimize,
+};
+pub use shooting::{Shooting, ShootingStats};
+pub use trajectory::{Memory, Trajectory, rollout};

@@ -1,0 +1,207 @@
+//! Derivatives of a trajectory objective with respect to the control
+//! parameters `z`, by forward sensitivity and by the adjoint method.
+//!
+//! Each step satisfies `g_k(x_k; x_{k−1}, v_{k−1}, p_k) = 0` and
+//! `v_k = vx x_k + vxp x_{k−1} + vv v_{k−1}` (the engine's `(x, v)` form of
+//! the cable paper's eq. 4). With `A_k = ∂g_k/∂x_k` (symmetric, factorized),
+//! `B_k = ∂g_k/∂x_{k−1}`, `C_k = ∂g_k/∂v_{k−1}`, `D_k = ∂g_k/∂p_k` and
+//! `P_k = ∂p_k/∂z` from the [`ControlMap`]:
+//!
+//! - **forward sensitivity** (eqs. 9–11): `S_0 = V_0 = 0`,
+//!   `A_k S_k = −(B_k S_{k−1} + C_k V_{k−1} + D_k P_k)`,
+//!   `V_k = vx S_k + vxp S_{k−1} + vv V_{k−1}`, one solve per column and
+//!   step with the step's own factorization; the residual Jacobian is
+//!   `∂r/∂z = Σ_k ∂r/∂x_k S_k + ∂r/∂p_k P_k + ∂r/∂p_{k−1} P_{k−1}`.
+//! - **adjoint** (the transposed recurrence run backward): with
+//!   `a_k = Σ r ∂r/∂x_k`, going `k = K … 1`, `S̄_k += vx V̄_k`,
+//!   `A_k μ_k = S̄_k`, then `S̄_{k−1} += vxp V̄_k − B_kᵀ μ_k`,
+//!   `V̄_{k−1} += vv V̄_k − C_kᵀ μ_k`, `∇_z O += P_kᵀ(b_k + c_{k+1} − D_kᵀ μ_k)`
+//!   — one solve per step whatever the length of `z`.
+
+use crate::controls::ControlMap;
+use crate::error::Result;
+use crate::objective::{Objective, Residuals, StepView};
+use crate::trajectory::Trajectory;
+use pliant_core::Simulator;
+use pliant_core::simulator::{mul_add, tr_mul_add};
+
+/// The objective's residuals over a trajectory (rows ordered by step, then
+/// objective) and `O = ½‖r‖²`.
+pub fn residuals(tr: &Trajectory, base: &[f64], objectives: &[Box<dyn Objective>]) -> Vec<f64> {
+    let mut r = Vec::new();
+    let mut buf = Residuals::default();
+    for k in 1..=tr.steps() {
+        for o in objectives {
+            buf.clear();
+            o.eval(&view(tr, base, k), &mut buf);
+            r.extend_from_slice(&buf.r);
+        }
+    }
+    r
+}
+
+/// `½‖r‖²`.
+pub fn cost(r: &[f64]) -> f64 {
+    0.5 * r.iter().map(|v| v * v).sum::<f64>()
+}
+
+fn view<'a>(tr: &'a Trajectory, base: &'a [f64], k: usize) -> StepView<'a> {
+    StepView {
+        k,
+        steps: tr.steps(),
+        t: tr.t[k],
+        x: &tr.x[k],
+        x0: &tr.x[0],
+        p: &tr.p[k - 1],
+        p_prev: if k >= 2 { &tr.p[k - 2] } else { base },
+    }
+}
+
+/// Residuals and their Jacobian `∂r/∂z` (row-major `rows × nz`) by forward
+/// sensitivity. `sim` is used to recompute step blocks for
+/// [`crate::Memory::Recompute`] trajectories (its state changes).
+pub fn jacobian_forward(
+    tr: &Trajectory,
+    sim: &mut Simulator,
+    map: &ControlMap,
+    base: &[f64],
+    objectives: &[Box<dyn Objective>],
+) -> Result<(Vec<f64>, Vec<f64>)> {
+    let n = tr.x[0].len();
+    let np = base.len();
+    let nz = map.nz();
+    // Column-major n × nz.
+    let mut s = vec![0.0; n * nz];
+    let mut v = vec![0.0; n * nz];
+    let mut r_all = Vec::new();
+    let mut jac: Vec<f64> = Vec::new();
+    let mut buf = Residuals::default();
+    let mut p_prev_blk = vec![0.0; np * nz];
+    let mut rhs = vec![0.0; n];
+    for k in 1..=tr.steps() {
+        let d = tr.derivatives(sim, k)?;
+        let pk = map.dense_block(k, np);
+        let mut s_new = vec![0.0; n * nz];
+        for j in 0..nz {
+            rhs.fill(0.0);
+            mul_add(&d.dg_dx_prev, &s[j * n..(j + 1) * n], &mut rhs);
+            mul_add(&d.dg_dv_prev, &v[j * n..(j + 1) * n], &mut rhs);
+            mul_add(&d.dg_dp, &pk[j * np..(j + 1) * np], &mut rhs);
+            let y = d.solve(&rhs);
+            for i in 0..n {
+                s_new[j * n + i] = -y[i];
+            }
+        }
+        for idx in 0..n * nz {
+            v[idx] = d.vx * s_new[idx] + d.vxp * s[idx] + d.vv * v[idx];
+        }
+        s = s_new;
+        for o in objectives {
+            buf.clear();
+            o.eval(&view(tr, base, k), &mut buf);
+            let row0 = r_all.len();
+            r_all.extend_from_slice(&buf.r);
+            jac.resize(r_all.len() * nz, 0.0);
+            for &(row, dof, val) in &buf.dx {
+                let jr = &mut jac[(row0 + row) * nz..(row0 + row + 1) * nz];
+                for j in 0..nz {
+                    jr[j] += val * s[j * n + dof];
+                }
+            }
+            for (entries, blk) in [(&buf.dp, &pk), (&buf.dp_prev, &p_prev_blk)] {
+                for &(row, c, val) in entries {
+                    let jr = &mut jac[(row0 + row) * nz..(row0 + row + 1) * nz];
+                    for j in 0..nz {
+                        jr[j] += val * blk[j * np + c];
+                    }
+                }
+            }
+        }
+        p_prev_blk = pk;
+    }
+    Ok((r_all, jac))
+}
+
+/// Residuals and the gradient `∇_z O` of `O = ½‖r‖²` by the adjoint method.
+pub fn gradient_adjoint(
+    tr: &Trajectory,
+    sim: &mut Simulator,
+    map: &ControlMap,
+    base: &[f64],
+    objectives: &[Box<dyn Objective>],
+) -> Result<(Vec<f64>, Vec<f64>)> {
+    let kmax = tr.steps();
+    let n = tr.x[0].len();
+    let np = base.len();
+    let nz = map.nz();
+    // Per-step objective gradients a_k (x_k), b_k (p_k), c_k (p_{k−1}).
+    let mut a = vec![vec![0.0; n]; kmax + 1];
+    let mut b = vec![vec![0.0; np]; kmax + 2];
+    let mut r_all = Vec::new();
+    let mut buf = Residuals::default();
+    for k in 1..=kmax {
+        for o in objectives {
+            buf.clear();
+            o.eval(&view(tr, base, k), &mut buf);
+            for &(row, dof, val) in &buf.dx {
+                a[k][dof] += buf.r[row] * val;
+            }
+            for &(row, c, val) in &buf.dp {
+                b[k][c] += buf.r[row] * val;
+            }
+            if k >= 2 {
+                for &(row, c, val) in &buf.dp_prev {
+                    b[k - 1][c] += buf.r[row] * val;
+                }
+            }
+            r_all.extend_from_slice(&buf.r);
+        }
+    }
+    let mut grad = vec![0.0; nz];
+    let mut s_bar = vec![0.0; n];
+    let mut v_bar = vec![0.0; n];
+    for k in (1..=kmax).rev() {
+        let d = tr.derivatives(sim, k)?;
+        for i in 0..n {
+            s_bar[i] += a[k][i] + d.vx * v_bar[i];
+        }
+        let mu = d.solve(&s_bar);
+        // Parameter gradient of step k: b_k − D_kᵀ μ_k.
+        let mut gp = b[k].clone();
+        let mut dtm = vec![0.0; np];
+        tr_mul_add(&d.dg_dp, &mu, &mut dtm);
+        for c in 0..np {
+            gp[c] -= dtm[c];
+        }
+        map.add_vjp(k, &gp, &mut grad);
+        // Propagate to step k − 1.
+        let mut s_prev = vec![0.0; n];
+        let mut v_prev = vec![0.0; n];
+        for i in 0..n {
+            s_prev[i] = d.vxp * v_bar[i];
+            v_prev[i] = d.vv * v_bar[i];
+        }
+        let mut bt = vec![0.0; n];
+        tr_mul_add(&d.dg_dx_prev, &mu, &mut bt);
+        let mut ct = vec![0.0; n];
+        tr_mul_add(&d.dg_dv_prev, &mu, &mut ct);
+        for i in 0..n {
+            s_prev[i] -= bt[i];
+            v_prev[i] -= ct[i];
+        }
+        s_bar = s_prev;
+        v_bar = v_prev;
+    }
+    Ok((r_all, grad))
+}
+
+/// `Jᵀ r` for a row-major `rows × nz` Jacobian.
+pub fn jt_r(jac: &[f64], r: &[f64], nz: usize) -> Vec<f64> {
+    let mut g = vec![0.0; nz];
+    for (row, &ri) in r.iter().enumerate() {
+        for j in 0..nz {
+            g[j] += jac[row * nz + j] * ri;
+        }
+    }
+    g
+}

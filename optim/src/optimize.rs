@@ -1,0 +1,334 @@
+//! Running argmin on a [`Shooting`] problem: Gauss–Newton with a
+//! backtracking (Armijo) line search on the forward-sensitivity Jacobian, or
+//! L-BFGS with a Moré–Thuente line search on the adjoint gradient;
+//! per-iteration progress (objective, gradient norm, rollouts, time) and
+//! checkpoints from which a killed optimization resumes to the same result.
+
+use crate::error::{OptimError, Result};
+use crate::shooting::{Shooting, ShootingStats};
+use argmin::core::checkpointing::{Checkpoint, CheckpointingFrequency};
+use argmin::core::observers::{Observe, ObserverMode};
+use argmin::core::{Error as ArgminError, Executor, IterState, KV, State};
+use argmin::solver::gaussnewton::GaussNewtonLS;
+use argmin::solver::linesearch::condition::ArmijoCondition;
+use argmin::solver::linesearch::{BacktrackingLineSearch, MoreThuenteLineSearch};
+use argmin::solver::quasinewton::LBFGS;
+use argmin_checkpointing_file::FileCheckpoint;
+use nalgebra::{DMatrix, DVector};
+use serde::{Serialize, de::DeserializeOwned};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Which argmin solver to run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Method {
+    /// Gauss–Newton with Armijo backtracking; stops when the residual norm
+    /// changes by less than `tol` between iterations.
+    GaussNewton {
+        /// Tolerance on the change of `‖r‖`.
+        tol: f64,
+    },
+    /// L-BFGS with `memory` pairs and a Moré–Thuente line search; stops when
+    /// the gradient norm is below `tol_grad`.
+    Lbfgs {
+        /// History length.
+        memory: usize,
+        /// Gradient-norm tolerance.
+        tol_grad: f64,
+    },
+}
+
+/// Settings of an optimization run.
+#[derive(Debug, Clone)]
+pub struct OptimizeSettings {
+    /// Solver.
+    pub method: Method,
+    /// Iteration budget.
+    pub max_iters: u64,
+    /// Checkpoint file `(directory, name)`: saved after every iteration and,
+    /// when present at start, resumed from (with this run's `max_iters`).
+    pub checkpoint: Option<(PathBuf, String)>,
+}
+
+/// One iteration as reported.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IterationRecord {
+    /// Iteration number.
+    pub iter: u64,
+    /// Objective after the iteration (`½‖r‖²`).
+    pub objective: f64,
+    /// Norm of the last gradient computed (w.r.t. the solver variable).
+    pub gradient_norm: f64,
+    /// Rollouts so far (line search included).
+    pub rollouts: usize,
+    /// Wall time since the start of this run, s.
+    pub seconds: f64,
+}
+
+/// Outcome of [`optimize`].
+#[derive(Debug, Clone)]
+pub struct OptimizeResult {
+    /// Best controls found.
+    pub z: Vec<f64>,
+    /// Their objective `½‖r‖²`.
+    pub objective: f64,
+    /// Objective at the start.
+    pub initial_objective: f64,
+    /// Iterations done (including those before a resume).
+    pub iterations: u64,
+    /// Why the solver stopped.
+    pub termination: String,
+    /// Per-iteration records of this run.
+    pub history: Vec<IterationRecord>,
+    /// Work counters of this run.
+    pub stats: ShootingStats,
+}
+
+/// A per-iteration progress callback.
+pub type ProgressFn = Box<dyn FnMut(&IterationRecord) + Send>;
+
+struct Progress {
+    start: Instant,
+    problem_stats: Arc<Mutex<ShootingStats>>,
+    history: Arc<Mutex<Vec<IterationRecord>>>,
+    callback: Option<ProgressFn>,
+}
+
+impl<I: State<Float = f64>> Observe<I> for Progress {
+    fn observe_iter(&mut self, state: &I, _kv: &KV) -> std::result::Result<(), ArgminError> {
+        let st = self.problem_stats.lock().expect("not poisoned").clone();
+        let rec = IterationRecord {
+            iter: state.get_iter(),
+            objective: state.get_cost(),
+            gradient_norm: st.last_gradient_norm,
+            rollouts: st.rollouts,
+            seconds: self.start.elapsed().as_secs_f64(),
+        };
+        log::info!(
+            "iteration {}: objective {:.6e}, |gradient| {:.3e}, {} rollouts, {:.1} s",
+            rec.iter,
+            rec.objective,
+            rec.gradient_norm,
+            rec.rollouts,
+            rec.seconds
+        );
+        if let Some(cb) = self.callback.as_mut() {
+            cb(&rec);
+        }
+        self.history.lock().expect("not poisoned").push(rec);
+        Ok(())
+    }
+}
+
+/// A file checkpoint that, when resuming, replaces the stored iteration
+/// budget by this run's (so a run stopped after `k` iterations can be
+/// continued to `n`).
+struct Resumable {
+    file: FileCheckpoint,
+    max_iters: u64,
+}
+
+impl<S, P, G, J, H, R> Checkpoint<S, IterState<P, G, J, H, R, f64>> for Resumable
+where
+    S: Serialize + DeserializeOwned,
+    IterState<P, G, J, H, R, f64>: Serialize + DeserializeOwned + State<Float = f64>,
+{
+    fn save(
+        &self,
+        solver: &S,
+        state: &IterState<P, G, J, H, R, f64>,
+    ) -> std::result::Result<(), ArgminError> {
+        Checkpoint::<S, IterState<P, G, J, H, R, f64>>::save(&self.file, solver, state)
+    }
+    fn load(&self) -> std::result::Result<Option<(S, IterState<P, G, J, H, R, f64>)>, ArgminError> {
+        Ok(
+            Checkpoint::<S, IterState<P, G, J, H, R, f64>>::load(&self.file)?
+                .map(|(s, st)| (s, st.max_iters(self.max_iters))),
+        )
+    }
+    fn frequency(&self) -> CheckpointingFrequency {
+        CheckpointingFrequency::Always
+    }
+}
+
+/// Minimizes the shooting problem from `z0` (must satisfy the map's
+/// bounds). `progress` is called after every iteration.
+pub fn optimize(
+    problem: Shooting,
+    z0: &[f64],
+    settings: &OptimizeSettings,
+    progress: Option<ProgressFn>,
+) -> Result<(OptimizeResult, Shooting)> {
+    if z0.len() != problem.map().nz() {
+        return Err(OptimError::Input(format!(
+            "optimize: z0 has {} entries, the parameterization needs {}",
+            z0.len(),
+            problem.map().nz()
+        )));
+    }
+    if let Some((lo, hi)) = problem.map().bounds()
+        && let Some(z) = z0.iter().find(|z| !(**z >= lo && **z <= hi))
+    {
+        return Err(OptimError::Input(format!(
+            "optimize: initial value {z} outside the bounds [{lo}, {hi}]"
+        )));
+    }
+    let w0 = DVector::from_vec(problem.w_of(z0));
+    let initial_objective = crate::gradient::cost(&problem.residuals(w0.as_slice())?);
+    let stats_handle = Arc::new(Mutex::new(ShootingStats::default()));
+    let history = Arc::new(Mutex::new(Vec::new()));
+    let observer = Progress {
+        start: Instant::now(),
+        problem_stats: stats_handle.clone(),
+        history: history.clone(),
+        callback: progress,
+    };
+    let problem = StatsMirror {
+        inner: problem,
+        stats: stats_handle,
+    };
+    let checkpoint = settings.checkpoint.as_ref().map(|(dir, name)| Resumable {
+        file: FileCheckpoint::new(
+            dir.to_string_lossy().as_ref(),
+            name.as_str(),
+            CheckpointingFrequency::Always,
+        ),
+        max_iters: settings.max_iters,
+    });
+    let solver_err = |e: ArgminError| OptimError::Solver(e.to_string());
+    let (problem, w, objective, iterations, termination) = match settings.method {
+        Method::GaussNewton { tol } => {
+            let ls = BacktrackingLineSearch::new(ArmijoCondition::new(1e-4).map_err(solver_err)?);
+            let solver = GaussNewtonLS::new(ls)
+                .with_tolerance(tol)
+                .map_err(solver_err)?;
+            let mut ex = Executor::new(problem, solver)
+                .configure(|s| s.param(w0.clone()).max_iters(settings.max_iters))
+                .add_observer(observer, ObserverMode::Always);
+            if let Some(c) = checkpoint {
+                ex = ex.checkpointing(c);
+            }
+            let res = ex.run().map_err(solver_err)?;
+            let st = res.state();
+            let w = st.get_best_param().cloned().unwrap_or(w0.clone());
+            let (obj, it, term) = (
+                st.get_best_cost(),
+                st.get_iter(),
+                st.get_termination_status().to_string(),
+            );
+            (
+                res.problem.problem.expect("problem returned"),
+                w,
+                obj,
+                it,
+                term,
+            )
+        }
+        Method::Lbfgs { memory, tol_grad } => {
+            let ls = MoreThuenteLineSearch::new();
+            let solver: LBFGS<_, DVector<f64>, DVector<f64>, f64> = LBFGS::new(ls, memory)
+                .with_tolerance_grad(tol_grad)
+                .map_err(solver_err)?;
+            let mut ex = Executor::new(problem, solver)
+                .configure(|s| s.param(w0.clone()).max_iters(settings.max_iters))
+                .add_observer(observer, ObserverMode::Always);
+            if let Some(c) = checkpoint {
+                ex = ex.checkpointing(c);
+            }
+            let res = ex.run().map_err(solver_err)?;
+            let st = res.state();
+            let w = st.get_best_param().cloned().unwrap_or(w0.clone());
+            let (obj, it, term) = (
+                st.get_best_cost(),
+                st.get_iter(),
+                st.get_termination_status().to_string(),
+            );
+            (
+                res.problem.problem.expect("problem returned"),
+                w,
+                obj,
+                it,
+                term,
+            )
+        }
+    };
+    let shooting = problem.inner;
+    // Gauss–Newton's reported cost is argmin's ‖r‖; report ½‖r‖² uniformly.
+    let objective = match settings.method {
+        Method::GaussNewton { .. } => 0.5 * objective * objective,
+        Method::Lbfgs { .. } => objective,
+    };
+    let history = history.lock().expect("not poisoned").clone();
+    let history = match settings.method {
+        Method::GaussNewton { .. } => history
+            .into_iter()
+            .map(|mut h| {
+                h.objective = 0.5 * h.objective * h.objective;
+                h
+            })
+            .collect(),
+        Method::Lbfgs { .. } => history,
+    };
+    Ok((
+        OptimizeResult {
+            z: shooting.z_of(w.as_slice()),
+            objective,
+            initial_objective,
+            iterations,
+            termination,
+            history,
+            stats: shooting.stats(),
+        },
+        shooting,
+    ))
+}
+
+/// Forwards to the problem and mirrors its counters for the observer.
+struct StatsMirror {
+    inner: Shooting,
+    stats: Arc<Mutex<ShootingStats>>,
+}
+
+impl StatsMirror {
+    fn sync(&self) {
+        *self.stats.lock().expect("not poisoned") = self.inner.stats();
+    }
+}
+
+impl argmin::core::Operator for StatsMirror {
+    type Param = DVector<f64>;
+    type Output = DVector<f64>;
+    fn apply(&self, w: &Self::Param) -> std::result::Result<Self::Output, ArgminError> {
+        let r = argmin::core::Operator::apply(&self.inner, w);
+        self.sync();
+        r
+    }
+}
+impl argmin::core::Jacobian for StatsMirror {
+    type Param = DVector<f64>;
+    type Jacobian = DMatrix<f64>;
+    fn jacobian(&self, w: &Self::Param) -> std::result::Result<Self::Jacobian, ArgminError> {
+        let r = argmin::core::Jacobian::jacobian(&self.inner, w);
+        self.sync();
+        r
+    }
+}
+impl argmin::core::CostFunction for StatsMirror {
+    type Param = DVector<f64>;
+    type Output = f64;
+    fn cost(&self, w: &Self::Param) -> std::result::Result<f64, ArgminError> {
+        let r = argmin::core::CostFunction::cost(&self.inner, w);
+        self.sync();
+        r
+    }
+}
+impl argmin::core::Gradient for StatsMirror {
+    type Param = DVector<f64>;
+    type Gradient = DVector<f64>;
+    fn gradient(&self, w: &Self::Param) -> std::result::Result<Self::Gradient, ArgminError> {
+        let r = argmin::core::Gradient::gradient(&self.inner, w);
+        self.sync();
+        r
+    }
+}

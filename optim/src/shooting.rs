@@ -1,0 +1,338 @@
+//! The direct-shooting problem (cable paper §III) and its argmin adapters.
+//!
+//! A [`Shooting`] problem owns a simulator, the initial state, a
+//! [`ControlMap`] and objectives. For a parameter vector it rolls the robot
+//! out and returns residuals, their Jacobian (forward sensitivity, for
+//! Gauss–Newton), the cost `½‖r‖²` or its gradient (adjoint, for L-BFGS):
+//! it implements argmin's `Operator` + `Jacobian` and `CostFunction` +
+//! `Gradient`, so any argmin solver, line search, observer and checkpoint
+//! works on it.
+//!
+//! **Bounds.** With bounds `[lo, hi]` on `z` the solver works on `w` with
+//! `z = m + r tanh(w)` (`m`, `r` the box's centre and half-width), so every
+//! iterate is feasible — and, because the zero-tangent splines are convex
+//! combinations, so is every control value. [`Shooting::z_of`] and
+//! [`Shooting::w_of`] convert.
+//!
+//! **Regularization.** An optional `√λ (z − z_ref)` residual keeps `JᵀJ`
+//! invertible where a slack cable makes the dynamics flat in its control.
+
+use crate::controls::ControlMap;
+use crate::error::{OptimError, Result};
+use crate::gradient::{cost, gradient_adjoint, jacobian_forward, residuals};
+use crate::objective::Objective;
+use crate::trajectory::{Memory, Trajectory, rollout};
+use argmin::core::{CostFunction, Error as ArgminError, Gradient, Jacobian, Operator};
+use nalgebra::{DMatrix, DVector};
+use pliant_core::Simulator;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Counters of the work a shooting problem did.
+#[derive(Debug, Clone, Default)]
+pub struct ShootingStats {
+    /// Rollouts run.
+    pub rollouts: usize,
+    /// Steps simulated.
+    pub steps: usize,
+    /// Newton iterations over all steps.
+    pub newton_iterations: usize,
+    /// Jacobians (forward sensitivity) computed.
+    pub jacobians: usize,
+    /// Gradients (adjoint) computed.
+    pub gradients: usize,
+    /// Wall time in rollouts, s.
+    pub rollout_seconds: f64,
+    /// Wall time in sensitivity/adjoint sweeps, s.
+    pub derivative_seconds: f64,
+    /// Norm of the last gradient `Jᵀr` or adjoint gradient (w.r.t. `z`).
+    pub last_gradient_norm: f64,
+}
+
+struct Inner {
+    sim: Simulator,
+    cache: Option<(Vec<f64>, Trajectory, Vec<f64>)>,
+    stats: ShootingStats,
+}
+
+/// A shooting problem over control parameters `z`.
+pub struct Shooting {
+    inner: Mutex<Inner>,
+    x0: Vec<f64>,
+    v0: Vec<f64>,
+    base: Vec<f64>,
+    map: ControlMap,
+    objectives: Vec<Box<dyn Objective>>,
+    memory: Memory,
+    regularization: Option<(f64, Vec<f64>)>,
+}
+
+impl std::fmt::Debug for Shooting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Shooting {{ steps: {}, nz: {}, objectives: {} }}",
+            self.map.steps(),
+            self.map.nz(),
+            self.objectives.len()
+        )
+    }
+}
+
+impl Shooting {
+    /// A problem starting from the simulator's model initial state, with the
+    /// model's parameters at `t = 0` as the base for uncontrolled channels.
+    pub fn new(
+        sim: Simulator,
+        map: ControlMap,
+        objectives: Vec<Box<dyn Objective>>,
+    ) -> Result<Self> {
+        if objectives.is_empty() {
+            return Err(OptimError::Input("shooting: no objective".into()));
+        }
+        let model = sim.model();
+        let mut x0 = model.q0.clone();
+        model.apply_constraints(&mut x0, 0.0);
+        let v0 = model.v0.clone();
+        let base = model.params_at(0.0);
+        if let Some(&c) = map.channels().iter().find(|&&c| c >= base.len()) {
+            return Err(OptimError::Input(format!(
+                "shooting: control map drives parameter {c}, the model has {}",
+                base.len()
+            )));
+        }
+        Ok(Self {
+            inner: Mutex::new(Inner {
+                sim,
+                cache: None,
+                stats: ShootingStats::default(),
+            }),
+            x0,
+            v0,
+            base,
+            map,
+            objectives,
+            memory: Memory::Store,
+            regularization: None,
+        })
+    }
+    /// Chooses what rollouts keep for differentiation.
+    pub fn with_memory(mut self, memory: Memory) -> Self {
+        self.memory = memory;
+        self
+    }
+    /// Adds the residual `√λ (z − z_ref)`.
+    pub fn with_regularization(mut self, lambda: f64, z_ref: Vec<f64>) -> Result<Self> {
+        if z_ref.len() != self.map.nz() || lambda.is_nan() || lambda < 0.0 {
+            return Err(OptimError::Input(format!(
+                "shooting: regularization needs λ ≥ 0 and {} reference values",
+                self.map.nz()
+            )));
+        }
+        self.regularization = Some((lambda, z_ref));
+        Ok(self)
+    }
+    /// Starts rollouts from `(x0, v0)` instead of the model's initial state
+    /// (e.g. a robot settled on the ground).
+    pub fn with_initial_state(mut self, x0: Vec<f64>, v0: Vec<f64>) -> Result<Self> {
+        if x0.len() != self.x0.len() || v0.len() != self.v0.len() {
+            return Err(OptimError::Input("shooting: initial state size".into()));
+        }
+        self.x0 = x0;
+        self.v0 = v0;
+        Ok(self)
+    }
+    /// The control map.
+    pub fn map(&self) -> &ControlMap {
+        &self.map
+    }
+    /// Base parameters (uncontrolled channels).
+    pub fn base(&self) -> &[f64] {
+        &self.base
+    }
+    /// Work counters so far.
+    pub fn stats(&self) -> ShootingStats {
+        self.inner.lock().expect("not poisoned").stats.clone()
+    }
+    /// `z` from the solver's variable `w` (identity without bounds).
+    pub fn z_of(&self, w: &[f64]) -> Vec<f64> {
+        match self.map.bounds() {
+            None => w.to_vec(),
+            Some((lo, hi)) => {
+                let (m, r) = (0.5 * (lo + hi), 0.5 * (hi - lo));
+                w.iter().map(|w| m + r * w.tanh()).collect()
+            }
+        }
+    }
+    /// `dz/dw` entrywise.
+    fn dz_dw(&self, w: &[f64]) -> Vec<f64> {
+        match self.map.bounds() {
+            None => vec![1.0; w.len()],
+            Some((lo, hi)) => {
+                let r = 0.5 * (hi - lo);
+                w.iter()
+                    .map(|w| {
+                        let t = w.tanh();
+                        r * (1.0 - t * t)
+                    })
+                    .collect()
+            }
+        }
+    }
+    /// The solver's variable for a feasible `z` (values on or outside the
+    /// bounds are pulled 0.1 % inside).
+    pub fn w_of(&self, z: &[f64]) -> Vec<f64> {
+        match self.map.bounds() {
+            None => z.to_vec(),
+            Some((lo, hi)) => {
+                let (m, r) = (0.5 * (lo + hi), 0.5 * (hi - lo));
+                z.iter()
+                    .map(|z| ((z - m) / r).clamp(-0.999, 0.999).atanh())
+                    .collect()
+            }
+        }
+    }
+    /// Rolls out the controls `z` (not `w`) and returns the trajectory.
+    pub fn rollout_z(&self, z: &[f64]) -> Result<Trajectory> {
+        let p = self.map.params(&self.base, z)?;
+        let mut inner = self.inner.lock().expect("not poisoned");
+        let t0 = Instant::now();
+        let tr = rollout(&mut inner.sim, &self.x0, &self.v0, &p, self.memory)?;
+        inner.stats.rollouts += 1;
+        inner.stats.steps += tr.steps();
+        inner.stats.newton_iterations += tr.newton_iterations.iter().sum::<usize>();
+        inner.stats.rollout_seconds += t0.elapsed().as_secs_f64();
+        Ok(tr)
+    }
+    fn reg_residuals(&self, z: &[f64], r: &mut Vec<f64>) {
+        if let Some((lambda, zr)) = &self.regularization {
+            let s = lambda.sqrt();
+            r.extend(z.iter().zip(zr).map(|(z, zr)| s * (z - zr)));
+        }
+    }
+    /// Residuals at `w` (rolled out once per distinct `w`, then cached).
+    pub fn residuals(&self, w: &[f64]) -> Result<Vec<f64>> {
+        {
+            let inner = self.inner.lock().expect("not poisoned");
+            if let Some((cw, _, r)) = &inner.cache
+                && cw == w
+            {
+                return Ok(r.clone());
+            }
+        }
+        let z = self.z_of(w);
+        let tr = self.rollout_z(&z)?;
+        let mut r = residuals(&tr, &self.base, &self.objectives);
+        self.reg_residuals(&z, &mut r);
+        let mut inner = self.inner.lock().expect("not poisoned");
+        inner.cache = Some((w.to_vec(), tr, r.clone()));
+        Ok(r)
+    }
+    fn with_trajectory<T>(
+        &self,
+        w: &[f64],
+        f: impl FnOnce(&Trajectory, &mut Simulator) -> Result<T>,
+    ) -> Result<T> {
+        self.residuals(w)?;
+        let mut inner = self.inner.lock().expect("not poisoned");
+        let Inner { sim, cache, .. } = &mut *inner;
+        let (_, tr, _) = cache.as_ref().expect("just computed");
+        f(tr, sim)
+    }
+    /// Residual Jacobian `∂r/∂w` (row-major `rows × nz`) by forward sensitivity.
+    pub fn jacobian(&self, w: &[f64]) -> Result<(Vec<f64>, Vec<f64>)> {
+        let t0 = Instant::now();
+        let z = self.z_of(w);
+        let (mut r, mut jac) = self.with_trajectory(w, |tr, sim| {
+            jacobian_forward(tr, sim, &self.map, &self.base, &self.objectives)
+        })?;
+        let nz = self.map.nz();
+        if let Some((lambda, _)) = &self.regularization {
+            let row0 = r.len();
+            self.reg_residuals(&z, &mut r);
+            jac.resize(r.len() * nz, 0.0);
+            for j in 0..nz {
+                jac[(row0 + j) * nz + j] = lambda.sqrt();
+            }
+        }
+        let d = self.dz_dw(w);
+        for row in jac.chunks_mut(nz) {
+            for j in 0..nz {
+                row[j] *= d[j];
+            }
+        }
+        let g = crate::gradient::jt_r(&jac, &r, nz);
+        let mut inner = self.inner.lock().expect("not poisoned");
+        inner.stats.jacobians += 1;
+        inner.stats.derivative_seconds += t0.elapsed().as_secs_f64();
+        inner.stats.last_gradient_norm = norm(&g);
+        Ok((r, jac))
+    }
+    /// Cost `½‖r‖²` and its gradient w.r.t. `w` by the adjoint method.
+    pub fn gradient(&self, w: &[f64]) -> Result<(f64, Vec<f64>)> {
+        let t0 = Instant::now();
+        let z = self.z_of(w);
+        let (mut r, mut g) = self.with_trajectory(w, |tr, sim| {
+            gradient_adjoint(tr, sim, &self.map, &self.base, &self.objectives)
+        })?;
+        if let Some((lambda, zr)) = &self.regularization {
+            for j in 0..g.len() {
+                g[j] += lambda * (z[j] - zr[j]);
+            }
+            self.reg_residuals(&z, &mut r);
+        }
+        let d = self.dz_dw(w);
+        for j in 0..g.len() {
+            g[j] *= d[j];
+        }
+        let mut inner = self.inner.lock().expect("not poisoned");
+        inner.stats.gradients += 1;
+        inner.stats.derivative_seconds += t0.elapsed().as_secs_f64();
+        inner.stats.last_gradient_norm = norm(&g);
+        Ok((cost(&r), g))
+    }
+}
+
+fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum::<f64>().sqrt()
+}
+
+fn to_argmin(e: OptimError) -> ArgminError {
+    ArgminError::msg(e.to_string())
+}
+
+impl Operator for Shooting {
+    type Param = DVector<f64>;
+    type Output = DVector<f64>;
+    fn apply(&self, w: &Self::Param) -> std::result::Result<Self::Output, ArgminError> {
+        let r = self.residuals(w.as_slice()).map_err(to_argmin)?;
+        Ok(DVector::from_vec(r))
+    }
+}
+
+impl Jacobian for Shooting {
+    type Param = DVector<f64>;
+    type Jacobian = DMatrix<f64>;
+    fn jacobian(&self, w: &Self::Param) -> std::result::Result<Self::Jacobian, ArgminError> {
+        let (r, jac) = Shooting::jacobian(self, w.as_slice()).map_err(to_argmin)?;
+        Ok(DMatrix::from_row_slice(r.len(), self.map.nz(), &jac))
+    }
+}
+
+impl CostFunction for Shooting {
+    type Param = DVector<f64>;
+    type Output = f64;
+    fn cost(&self, w: &Self::Param) -> std::result::Result<f64, ArgminError> {
+        let r = self.residuals(w.as_slice()).map_err(to_argmin)?;
+        Ok(cost(&r))
+    }
+}
+
+impl Gradient for Shooting {
+    type Param = DVector<f64>;
+    type Gradient = DVector<f64>;
+    fn gradient(&self, w: &Self::Param) -> std::result::Result<Self::Gradient, ArgminError> {
+        let (_, g) = Shooting::gradient(self, w.as_slice()).map_err(to_argmin)?;
+        Ok(DVector::from_vec(g))
+    }
+}

@@ -1,0 +1,120 @@
+//! Rollouts that record what differentiation needs.
+//!
+//! A rollout steps a simulator `K` times from its initial state with one
+//! parameter vector `p_k` per step (controls change from step to step). With
+//! [`Memory::Store`] it keeps every step's [`StepDerivatives`] (factorized
+//! `∂g_k/∂x_k` and the sparse blocks), which is what the sensitivity and
+//! adjoint recurrences consume; with [`Memory::Recompute`] it keeps only the
+//! states and rebuilds a step's blocks on demand by re-running that step from
+//! its stored start state (bitwise the same state, since stepping is
+//! deterministic) — one extra step per use instead of a factorization per step
+//! held in memory, for long horizons.
+
+use crate::error::{OptimError, Result};
+use pliant_core::{Simulator, StepDerivatives};
+
+/// What a rollout keeps for differentiation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Memory {
+    /// Keep every step's factorization and blocks (fast, memory ∝ K).
+    #[default]
+    Store,
+    /// Keep states only; recompute a step's blocks when asked.
+    Recompute,
+}
+
+/// States of a rollout (index 0 is the initial state) and, optionally, the
+/// per-step derivative blocks.
+#[derive(Debug, Clone)]
+pub struct Trajectory {
+    /// Positions `x_0 … x_K` (m, rad).
+    pub x: Vec<Vec<f64>>,
+    /// Velocities `v_0 … v_K`.
+    pub v: Vec<Vec<f64>>,
+    /// Parameters of steps `1 … K` (`p[k − 1]` is held over step `k`).
+    pub p: Vec<Vec<f64>>,
+    /// Times `t_0 … t_K`, s.
+    pub t: Vec<f64>,
+    /// Newton iterations of each step.
+    pub newton_iterations: Vec<usize>,
+    derivs: Vec<StepDerivatives>,
+    memory: Memory,
+}
+
+impl Trajectory {
+    /// Number of steps `K`.
+    pub fn steps(&self) -> usize {
+        self.p.len()
+    }
+    /// Memory mode it was recorded with.
+    pub fn memory(&self) -> Memory {
+        self.memory
+    }
+    /// The derivative blocks of step `k` (1-based). With [`Memory::Recompute`]
+    /// the step is re-run on `sim` (whose state is changed).
+    pub fn derivatives(&self, sim: &mut Simulator, k: usize) -> Result<StepDerivatives> {
+        if k == 0 || k > self.steps() {
+            return Err(OptimError::Input(format!(
+                "step {k} requested of a {}-step trajectory",
+                self.steps()
+            )));
+        }
+        if self.memory == Memory::Store {
+            return Ok(self.derivs[k - 1].clone());
+        }
+        sim.set_state(&self.x[k - 1], &self.v[k - 1], self.t[k - 1], k - 1)?;
+        let (_, d) = sim.step_with(&self.p[k - 1], true)?;
+        Ok(d.expect("derivatives were requested"))
+    }
+    /// Borrowed blocks of step `k` when stored.
+    pub fn stored_derivatives(&self, k: usize) -> Option<&StepDerivatives> {
+        if self.memory == Memory::Store && k >= 1 {
+            self.derivs.get(k - 1)
+        } else {
+            None
+        }
+    }
+}
+
+/// Runs `sim` from the given initial state for `p.len()` steps with
+/// parameters `p[k − 1]` on step `k`, recording per `memory`. On a failed
+/// step the error says which step; the simulator is left at the last
+/// converged state.
+pub fn rollout(
+    sim: &mut Simulator,
+    x0: &[f64],
+    v0: &[f64],
+    p: &[Vec<f64>],
+    memory: Memory,
+) -> Result<Trajectory> {
+    sim.set_state(x0, v0, 0.0, 0)?;
+    let k_max = p.len();
+    let mut tr = Trajectory {
+        x: Vec::with_capacity(k_max + 1),
+        v: Vec::with_capacity(k_max + 1),
+        p: p.to_vec(),
+        t: Vec::with_capacity(k_max + 1),
+        newton_iterations: Vec::with_capacity(k_max),
+        derivs: Vec::new(),
+        memory,
+    };
+    tr.x.push(x0.to_vec());
+    tr.v.push(v0.to_vec());
+    tr.t.push(0.0);
+    for (k, pk) in p.iter().enumerate() {
+        let (rep, d) =
+            sim.step_with(pk, memory == Memory::Store)
+                .map_err(|e| OptimError::Rollout {
+                    step: k + 1,
+                    source: e,
+                })?;
+        if let Some(d) = d {
+            tr.derivs.push(d);
+        }
+        tr.newton_iterations.push(rep.newton.iterations);
+        tr.x.push(sim.q().to_vec());
+        tr.v.push(sim.v().to_vec());
+        tr.t.push(sim.time());
+    }
+    Ok(tr)
+}

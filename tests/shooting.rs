@@ -1,0 +1,283 @@
+//! The shooting problem on a small actuated spring robot with ground
+//! contact and Coulomb friction: forward-sensitivity Jacobian and adjoint
+//! gradient against central finite differences of whole rollouts and against
+//! each other; Gauss–Newton decreasing the objective monotonically;
+//! checkpoint and resume; bad input.
+
+use pliant::core::{Integrator, ModelBuilder, NewtonSettings, ParamChannel, ParamKind, Simulator};
+use pliant::environment::{Friction, Gravity, Ground, NormalLaw, Spring, Springs};
+use pliant::optim::{
+    AverageVelocity, ComPath, ControlSmoothness, Gait, Memory, Method, Motor, Objective,
+    OptimizeSettings, Shooting, optimize,
+};
+
+fn sim(integrator: Integrator) -> Simulator {
+    let mut b = ModelBuilder::new(3).unwrap();
+    for p in [
+        [0.0, 0.0, -0.001],
+        [0.06, 0.0, -0.001],
+        [0.0, 0.06, -0.001],
+        [0.02, 0.02, 0.05],
+    ] {
+        b.add_node(&p, 0.01).unwrap();
+    }
+    for name in ["u0", "u1"] {
+        b.add_param(ParamChannel {
+            name: name.into(),
+            kind: ParamKind::Control,
+            value: 0.0,
+            keyframes: vec![],
+        })
+        .unwrap();
+    }
+    let s = |a, c, k| Spring {
+        nodes: [a, c],
+        stiffness: k,
+        rest_length: None,
+    };
+    b.add_energy(Box::new(Springs::new(vec![
+        s(0, 1, 200.0),
+        s(1, 2, 200.0),
+        s(0, 2, 200.0),
+        s(0, 3, 100.0),
+    ])));
+    b.add_energy(Box::new(Springs::with_contraction(
+        vec![s(1, 3, 150.0)],
+        "u0",
+    )));
+    b.add_energy(Box::new(Springs::with_contraction(
+        vec![s(2, 3, 150.0)],
+        "u1",
+    )));
+    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -9.81])));
+    b.add_energy(Box::new(Ground::new(
+        &[0.0, 0.0, 0.0],
+        &[0.0, 0.0, 1.0],
+        NormalLaw::Quadratic {
+            stiffness: 300.0,
+            smoothing: 1e-3,
+        },
+        Some(Friction::SmoothCoulomb {
+            mu: 0.5,
+            mu_axis: None,
+            slip_velocity: 0.02,
+        }),
+    )));
+    let newton = NewtonSettings {
+        abs_tol: 1e-13,
+        rel_tol: 1e-14,
+        max_iterations: 100,
+        ..Default::default()
+    };
+    Simulator::new(b.build().unwrap(), integrator, 0.01, newton).unwrap()
+}
+
+fn gait(mirror: bool) -> Gait {
+    Gait {
+        motors: vec![
+            Motor {
+                name: "a".into(),
+                channels: vec!["u0".into()],
+                mirror_of: None,
+            },
+            Motor {
+                name: "b".into(),
+                channels: vec!["u1".into()],
+                mirror_of: mirror.then_some(0),
+            },
+        ],
+        keyframes: 2,
+        prep_steps: 3,
+        cycle_steps: 6,
+        cycles: 2,
+        bounds: Some((-0.01, 0.02)),
+    }
+}
+
+fn problem(integrator: Integrator, memory: Memory) -> Shooting {
+    let s = sim(integrator);
+    let g = gait(false);
+    let map = g.control_map(s.model()).unwrap();
+    let model = s.model();
+    let c0 = pliant::optim::CentreOfMass::new(model, &[0, 1])
+        .unwrap()
+        .of(&model.q0);
+    let targets = ComPath::straight(&c0, &[0.05, 0.0], g.steps(), 0.01);
+    let objectives: Vec<Box<dyn Objective>> = vec![
+        Box::new(ComPath::new(model, &[0, 1], targets, 1e4).unwrap()),
+        Box::new(AverageVelocity::new(model, &[0, 1], vec![0.05, 0.0], 1.0).unwrap()),
+        Box::new(ControlSmoothness::new(model, &["u0", "u1"], 0.01, 1e-3).unwrap()),
+    ];
+    Shooting::new(s, map, objectives)
+        .unwrap()
+        .with_memory(memory)
+}
+
+fn rel(a: f64, b: f64, scale: f64) -> f64 {
+    (a - b).abs() / scale
+}
+
+#[test]
+fn forward_and_adjoint_gradients_match_finite_differences_of_whole_rollouts() {
+    for integ in [Integrator::Bdf1, Integrator::ImplicitMidpoint] {
+        let p = problem(integ, Memory::Store);
+        let z = [0.012, -0.004, 0.007, 0.015];
+        let w = p.w_of(&z);
+        let (r, jac) = p.jacobian(&w).unwrap();
+        let nz = z.len();
+        let g_fwd = pliant::optim::gradient::jt_r(&jac, &r, nz);
+        let (cost, g_adj) = p.gradient(&w).unwrap();
+        let scale = g_fwd.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        assert!(
+            scale > 1e-3,
+            "the gradient must not be trivially small: {scale}"
+        );
+        // Central differences of the complete rollout's cost w.r.t. w.
+        let eps = 1e-6;
+        let mut worst_fd = 0.0f64;
+        let mut worst_adj = 0.0f64;
+        for j in 0..nz {
+            let (mut wp, mut wm) = (w.clone(), w.clone());
+            wp[j] += eps;
+            wm[j] -= eps;
+            let cp = pliant::optim::gradient::cost(&p.residuals(&wp).unwrap());
+            let cm = pliant::optim::gradient::cost(&p.residuals(&wm).unwrap());
+            let fd = (cp - cm) / (2.0 * eps);
+            worst_fd = worst_fd.max(rel(fd, g_fwd[j], scale));
+            worst_adj = worst_adj.max(rel(g_adj[j], g_fwd[j], scale));
+        }
+        eprintln!(
+            "{integ:?}: cost {cost:.4e}, |g| {scale:.3e}, forward vs FD {worst_fd:.2e}, adjoint vs forward {worst_adj:.2e}"
+        );
+        assert!(worst_fd < 1e-5, "{integ:?}: forward vs FD {worst_fd}");
+        assert!(
+            worst_adj < 1e-9,
+            "{integ:?}: adjoint vs forward {worst_adj}"
+        );
+        // Every residual's Jacobian column, not only the gradient.
+        let j0 = 1;
+        let (mut wp, mut wm) = (w.clone(), w.clone());
+        wp[j0] += eps;
+        wm[j0] -= eps;
+        let rp = p.residuals(&wp).unwrap();
+        let rm = p.residuals(&wm).unwrap();
+        let jscale = jac.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        for row in 0..r.len() {
+            let fd = (rp[row] - rm[row]) / (2.0 * eps);
+            assert!(
+                rel(fd, jac[row * nz + j0], jscale) < 1e-5,
+                "{integ:?}: row {row}: {fd} vs {}",
+                jac[row * nz + j0]
+            );
+        }
+    }
+}
+
+#[test]
+fn recomputing_step_blocks_gives_the_stored_result_bitwise() {
+    let z = [0.012, -0.004, 0.007, 0.015];
+    let a = problem(Integrator::Bdf1, Memory::Store);
+    let b = problem(Integrator::Bdf1, Memory::Recompute);
+    let w = a.w_of(&z);
+    assert_eq!(a.jacobian(&w).unwrap(), b.jacobian(&w).unwrap());
+    assert_eq!(a.gradient(&w).unwrap(), b.gradient(&w).unwrap());
+}
+
+#[test]
+fn gauss_newton_decreases_the_objective_monotonically_to_tolerance() {
+    let p = problem(Integrator::Bdf1, Memory::Store);
+    let settings = OptimizeSettings {
+        method: Method::GaussNewton { tol: 1e-6 },
+        max_iters: 30,
+        checkpoint: None,
+    };
+    let (res, _) = optimize(p, &[0.0; 4], &settings, None).unwrap();
+    eprintln!(
+        "GN: {:.4e} -> {:.4e} in {} iterations ({}); history {:?}",
+        res.initial_objective,
+        res.objective,
+        res.iterations,
+        res.termination,
+        res.history.iter().map(|h| h.objective).collect::<Vec<_>>()
+    );
+    assert!(res.objective < 0.5 * res.initial_objective);
+    let mut prev = res.initial_objective;
+    for h in &res.history {
+        assert!(
+            h.objective <= prev * (1.0 + 1e-12),
+            "{} after {prev}",
+            h.objective
+        );
+        prev = h.objective;
+    }
+    assert!(
+        res.termination.contains("converged"),
+        "stopped by {} after {} iterations",
+        res.termination,
+        res.iterations
+    );
+}
+
+#[test]
+fn an_interrupted_optimization_resumes_to_the_same_parameters() {
+    let dir = std::env::temp_dir().join(format!("pliant-ckpt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = |iters: u64, ckpt: bool| {
+        let settings = OptimizeSettings {
+            method: Method::Lbfgs {
+                memory: 5,
+                tol_grad: 1e-12,
+            },
+            max_iters: iters,
+            checkpoint: ckpt.then(|| (dir.clone(), "walk".to_string())),
+        };
+        optimize(
+            problem(Integrator::Bdf1, Memory::Store),
+            &[0.0; 4],
+            &settings,
+            None,
+        )
+        .unwrap()
+        .0
+    };
+    let full = run(6, false);
+    let first = run(2, true); // "killed" after two iterations
+    assert_eq!(first.iterations, 2);
+    let resumed = run(6, true);
+    assert_eq!(resumed.iterations, full.iterations);
+    assert_eq!(resumed.z, full.z, "resumed and uninterrupted runs differ");
+    assert!(first.z != full.z);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_gait_and_objective_input_are_clear_errors() {
+    let s = sim(Integrator::Bdf1);
+    let mut g = gait(false);
+    g.motors[1].channels = vec!["u_missing".into()];
+    let e = g.control_map(s.model()).unwrap_err().to_string();
+    assert!(e.contains("u_missing") && e.contains("u0"), "{e}");
+    let mut g = gait(false);
+    g.keyframes = 0;
+    let e = g.control_map(s.model()).unwrap_err().to_string();
+    assert!(e.contains("keyframe count"), "{e}");
+    let e = ControlSmoothness::new(s.model(), &["nope"], 0.01, 1.0)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("nope"), "{e}");
+    let p = problem(Integrator::Bdf1, Memory::Store);
+    let settings = OptimizeSettings {
+        method: Method::GaussNewton { tol: 1e-6 },
+        max_iters: 1,
+        checkpoint: None,
+    };
+    let e = optimize(p, &[0.0; 3], &settings, None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("z0 has 3 entries"), "{e}");
+    let p = problem(Integrator::Bdf1, Memory::Store);
+    let e = optimize(p, &[0.5, 0.0, 0.0, 0.0], &settings, None)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("outside the bounds"), "{e}");
+}
