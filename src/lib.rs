@@ -6,12 +6,15 @@
 //! builders ([`lattice`]), the built-in [`demo`], and rollout output
 //! ([`runner`], [`output`]). SI units throughout.
 
+pub mod cantilever;
 pub mod demo;
 pub mod lattice;
 pub mod output;
 pub mod robots;
 pub mod runner;
+pub mod scene_export;
 
+pub use pliant_cable as cable;
 pub use pliant_core as core;
 pub use pliant_environment as environment;
 pub use pliant_fem as fem;
@@ -19,6 +22,7 @@ pub use pliant_optim as optim;
 
 /// Makes sure every plugin crate's energy registrations are linked in.
 pub fn init() {
+    pliant_cable::link();
     pliant_environment::link();
     pliant_fem::link();
 }

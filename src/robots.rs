@@ -190,3 +190,37 @@ fn mesh_err(e: pliant_fem::MeshError) -> pliant_core::CoreError {
         other => pliant_core::CoreError::Model(other.to_string()),
     }
 }
+
+/// The drop scene of a robot (`"tripod"` or `"puppy"`) as pretty JSON: 5 mm
+/// above the ground, smooth Coulomb friction μ = 0.6, BDF1 at the paper's
+/// h = 0.033 s for 2 s.
+pub fn drop_scene_text(name: &str) -> Result<String> {
+    let robot = match name {
+        "tripod" => Robot::tripod()?,
+        "puppy" => Robot::puppy()?,
+        other => {
+            return Err(pliant_core::CoreError::Model(format!(
+                "unknown robot `{other}` (tripod or puppy)"
+            )));
+        }
+    };
+    let model = robot.on_ground(
+        0.005,
+        [0.0, 0.0, -9.81],
+        Friction::SmoothCoulomb {
+            mu: 0.6,
+            mu_axis: None,
+            slip_velocity: 1e-3,
+        },
+    )?;
+    let scene = crate::scene_export::scene_of(
+        &model,
+        &format!("{name} dropped on the ground"),
+        pliant_core::Integrator::Bdf1,
+        0.033,
+        61,
+    )?;
+    let text = serde_json::to_string_pretty(&scene)
+        .map_err(|e| pliant_core::CoreError::Model(e.to_string()))?;
+    Ok(crate::scene_export::compact_number_arrays(&text) + "\n")
+}
