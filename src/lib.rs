@@ -8,6 +8,9 @@
 
 pub mod cantilever;
 pub mod demo;
+pub mod gait;
+pub mod gait_output;
+pub mod gait_run;
 pub mod lattice;
 pub mod output;
 pub mod robots;

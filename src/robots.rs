@@ -20,7 +20,8 @@
 //! paper fitted its parameters by hand, and so should a user with a real robot.
 //! The density is set so the body weighs what the paper states.
 
-use pliant_core::{Model, ModelBuilder, Result};
+use pliant_cable::{Cable, CableControl, CableVertex, bind_points_in_tets};
+use pliant_core::{BindInfo, Energy, Model, ModelBuilder, ParamChannel, ParamKind, Result};
 use pliant_environment::{Friction, Gravity, Ground, NormalLaw};
 use pliant_fem::{Material, TetMesh};
 
@@ -33,8 +34,12 @@ pub const FOAM_NU: f64 = 0.3;
 /// near a foot to where it leaves the body towards the motor.
 #[derive(Debug, Clone)]
 pub struct CableRoute {
-    /// Name, e.g. `"middle_leg_front"`.
+    /// Name, e.g. `"middle_leg_front_a"`.
     pub name: String,
+    /// The motor pulling it (two parallel cables share one motor: a tendon
+    /// pair, so the leg bends without twisting). Also the name of the
+    /// control channel: the motor's contracted length `u`, m.
+    pub motor: String,
     /// Points, m.
     pub points: Vec<[f64; 3]>,
 }
@@ -60,17 +65,27 @@ pub struct Robot {
 
 const H: f64 = 0.01;
 
-fn leg_cables(name: &str, x0: f64, x1: f64, y: f64) -> Vec<CableRoute> {
+/// Cable stiffness, N/m: about three times the axial stiffness of a foam
+/// leg (E A / L = 5·10⁴ Pa · 4 cm² / 3 cm ≈ 670 N/m), so the braided line is
+/// nearly inextensible against the foam yet Newton stays well conditioned.
+pub const CABLE_STIFFNESS: f64 = 2000.0;
+
+fn leg_cables(name: &str, x0: f64, x1: f64, y: f64, half_spacing: f64) -> Vec<CableRoute> {
     // Just inside the leg's front (x0) and back (x1) faces, from 0.5 cm above
-    // the foot to 0.5 cm below the top of the body.
+    // the foot to 0.5 cm below the top of the body; a parallel pair per side
+    // at y ± half_spacing, driven by one motor.
     let inset = 0.2 * H;
-    [("front", x0 + inset), ("back", x1 - inset)]
-        .into_iter()
-        .map(|(side, x)| CableRoute {
-            name: format!("{name}_{side}"),
-            points: vec![[x, y, 0.5 * H], [x, y, 3.0 * H], [x, y, 4.5 * H]],
-        })
-        .collect()
+    let mut out = Vec::new();
+    for (side, x) in [("front", x0 + inset), ("back", x1 - inset)] {
+        for (tag, yy) in [("a", y - half_spacing), ("b", y + half_spacing)] {
+            out.push(CableRoute {
+                name: format!("{name}_{side}_{tag}"),
+                motor: format!("{name}_{side}"),
+                points: vec![[x, yy, 0.5 * H], [x, yy, 3.0 * H], [x, yy, 4.5 * H]],
+            });
+        }
+    }
+    out
 }
 
 impl Robot {
@@ -88,7 +103,7 @@ impl Robot {
         });
         Ok(Robot {
             name: "tripod",
-            cables: leg_cables("middle_leg", 6.0 * H, 8.0 * H, 2.0 * H),
+            cables: leg_cables("middle_leg", 6.0 * H, 8.0 * H, 2.0 * H, 1.0 * H),
             mesh,
             body_mass: 0.024,
             motor_mass: 0.044,
@@ -117,7 +132,7 @@ impl Robot {
             ("front_right", 11.0, 1.0),
             ("front_left", 11.0, 7.0),
         ] {
-            cables.extend(leg_cables(name, x0 * H, (x0 + 2.0) * H, y * H));
+            cables.extend(leg_cables(name, x0 * H, (x0 + 2.0) * H, y * H, 0.5 * H));
         }
         Ok(Robot {
             name: "puppy",
@@ -161,7 +176,103 @@ impl Robot {
     /// for an incline), contact and friction on the bottom (boundary) nodes.
     pub fn on_ground(&self, lift: f64, g: [f64; 3], friction: Friction) -> Result<Model> {
         let mut b = ModelBuilder::new(3)?;
-        let first = self.add_to(&mut b, lift)?;
+        self.add_with_environment(&mut b, lift, g, friction)?;
+        b.build()
+    }
+
+    /// Motor names (the control channels), in order of first use.
+    pub fn motors(&self) -> Vec<String> {
+        let mut m: Vec<String> = Vec::new();
+        for c in &self.cables {
+            if !m.contains(&c.motor) {
+                m.push(c.motor.clone());
+            }
+        }
+        m
+    }
+
+    /// The cable energies, bound by barycentric coordinates to the tetrahedra
+    /// of the body lifted by `lift` m whose node 0 is model node `first`;
+    /// each reads its motor's channel (contracted length, m).
+    pub fn cable_energies(&self, first: usize, lift: f64) -> Result<Vec<Cable>> {
+        let nodes: Vec<[f64; 3]> = self
+            .mesh
+            .nodes
+            .iter()
+            .map(|p| [p[0], p[1], p[2] + lift])
+            .collect();
+        self.cables
+            .iter()
+            .map(|route| {
+                let pts: Vec<[f64; 3]> = route
+                    .points
+                    .iter()
+                    .map(|p| [p[0], p[1], p[2] + lift])
+                    .collect();
+                let verts = bind_points_in_tets(&pts, &nodes, &self.mesh.tets, 1e-9)
+                    .map_err(|e| {
+                        pliant_core::CoreError::Model(format!("cable {}: {e}", route.name))
+                    })?
+                    .into_iter()
+                    .map(|v| {
+                        CableVertex::new(v.nodes.iter().map(|n| n + first).collect(), v.weights)
+                    })
+                    .collect();
+                Ok(Cable::new(
+                    &route.name,
+                    verts,
+                    CableControl::Length {
+                        channel: route.motor.clone(),
+                    },
+                    CABLE_STIFFNESS,
+                ))
+            })
+            .collect()
+    }
+
+    /// The cable-driven robot on the ground: body, motor masses, one control
+    /// channel per motor (contracted length `u`, m), the cables, gravity `g`
+    /// and frictional ground contact. Also returns the cable energies (bound
+    /// to the model) for objectives that read cable deformations.
+    pub fn actuated(
+        &self,
+        lift: f64,
+        g: [f64; 3],
+        friction: Friction,
+    ) -> Result<(Model, Vec<Cable>)> {
+        let mut b = ModelBuilder::new(3)?;
+        let first = self.add_with_environment(&mut b, lift, g, friction)?;
+        for m in self.motors() {
+            b.add_param(ParamChannel {
+                name: m,
+                kind: ParamKind::Control,
+                value: 0.0,
+                keyframes: vec![],
+            })?;
+        }
+        for c in self.cable_energies(first, lift)? {
+            b.add_energy(Box::new(c));
+        }
+        let model = b.build()?;
+        let mut bound = self.cable_energies(first, lift)?;
+        for c in bound.iter_mut() {
+            c.bind(&BindInfo {
+                layout: &model.layout,
+                q0: &model.q0,
+                mass: &model.mass,
+            })?;
+        }
+        Ok((model, bound))
+    }
+
+    fn add_with_environment(
+        &self,
+        b: &mut ModelBuilder,
+        lift: f64,
+        g: [f64; 3],
+        friction: Friction,
+    ) -> Result<usize> {
+        let first = self.add_to(b, lift)?;
         b.add_energy(Box::new(Gravity::new(&g)));
         let mut ground = Ground::new(
             &[0.0; 3],
@@ -180,7 +291,7 @@ impl Robot {
                 .collect(),
         );
         b.add_energy(Box::new(ground));
-        b.build()
+        Ok(first)
     }
 }
 

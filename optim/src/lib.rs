@@ -17,6 +17,7 @@ pub mod controls;
 pub mod error;
 pub mod forward;
 pub mod gradient;
+pub mod levenberg_marquardt;
 pub mod objective;
 pub mod optimize;
 pub mod shooting;
@@ -25,6 +26,7 @@ pub mod trajectory;
 pub use controls::{ControlMap, Gait, Motor};
 pub use error::{OptimError, Result};
 pub use forward::{RolloutSensitivity, rollout_with_sensitivity};
+pub use levenberg_marquardt::LevenbergMarquardt;
 pub use objective::{
     AverageVelocity, CentreOfMass, ComPath, ControlSmoothness, Objective, Residuals, StepView,
 };

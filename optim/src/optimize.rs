@@ -5,6 +5,7 @@
 //! checkpoints from which a killed optimization resumes to the same result.
 
 use crate::error::{OptimError, Result};
+use crate::levenberg_marquardt::LevenbergMarquardt;
 use crate::shooting::{Shooting, ShootingStats};
 use argmin::core::checkpointing::{Checkpoint, CheckpointingFrequency};
 use argmin::core::observers::{Observe, ObserverMode};
@@ -27,6 +28,13 @@ pub enum Method {
     /// changes by less than `tol` between iterations.
     GaussNewton {
         /// Tolerance on the change of `‖r‖`.
+        tol: f64,
+    },
+    /// Levenberg–Marquardt (adaptive damping, monotone): the robust choice
+    /// for gaits; stops when a step lowers the objective by less than
+    /// `tol` relative.
+    LevenbergMarquardt {
+        /// Relative decrease tolerance.
         tol: f64,
     },
     /// L-BFGS with `memory` pairs and a Moré–Thuente line search; stops when
@@ -90,6 +98,8 @@ pub type ProgressFn = Box<dyn FnMut(&IterationRecord) + Send>;
 
 struct Progress {
     start: Instant,
+    /// Argmin's Gauss–Newton reports `‖r‖`; records hold `½‖r‖²`.
+    norm_cost: bool,
     problem_stats: Arc<Mutex<ShootingStats>>,
     history: Arc<Mutex<Vec<IterationRecord>>>,
     callback: Option<ProgressFn>,
@@ -100,7 +110,11 @@ impl<I: State<Float = f64>> Observe<I> for Progress {
         let st = self.problem_stats.lock().expect("not poisoned").clone();
         let rec = IterationRecord {
             iter: state.get_iter(),
-            objective: state.get_cost(),
+            objective: if self.norm_cost {
+                0.5 * state.get_cost() * state.get_cost()
+            } else {
+                state.get_cost()
+            },
             gradient_norm: st.last_gradient_norm,
             rollouts: st.rollouts,
             seconds: self.start.elapsed().as_secs_f64(),
@@ -180,6 +194,7 @@ pub fn optimize(
     let history = Arc::new(Mutex::new(Vec::new()));
     let observer = Progress {
         start: Instant::now(),
+        norm_cost: matches!(settings.method, Method::GaussNewton { .. }),
         problem_stats: stats_handle.clone(),
         history: history.clone(),
         callback: progress,
@@ -203,6 +218,30 @@ pub fn optimize(
             let solver = GaussNewtonLS::new(ls)
                 .with_tolerance(tol)
                 .map_err(solver_err)?;
+            let mut ex = Executor::new(problem, solver)
+                .configure(|s| s.param(w0.clone()).max_iters(settings.max_iters))
+                .add_observer(observer, ObserverMode::Always);
+            if let Some(c) = checkpoint {
+                ex = ex.checkpointing(c);
+            }
+            let res = ex.run().map_err(solver_err)?;
+            let st = res.state();
+            let w = st.get_best_param().cloned().unwrap_or(w0.clone());
+            let (obj, it, term) = (
+                st.get_best_cost(),
+                st.get_iter(),
+                st.get_termination_status().to_string(),
+            );
+            (
+                res.problem.problem.expect("problem returned"),
+                w,
+                obj,
+                it,
+                term,
+            )
+        }
+        Method::LevenbergMarquardt { tol } => {
+            let solver = LevenbergMarquardt::new(1e-3, tol);
             let mut ex = Executor::new(problem, solver)
                 .configure(|s| s.param(w0.clone()).max_iters(settings.max_iters))
                 .add_observer(observer, ObserverMode::Always);
@@ -257,19 +296,9 @@ pub fn optimize(
     // Gauss–Newton's reported cost is argmin's ‖r‖; report ½‖r‖² uniformly.
     let objective = match settings.method {
         Method::GaussNewton { .. } => 0.5 * objective * objective,
-        Method::Lbfgs { .. } => objective,
+        Method::LevenbergMarquardt { .. } | Method::Lbfgs { .. } => objective,
     };
     let history = history.lock().expect("not poisoned").clone();
-    let history = match settings.method {
-        Method::GaussNewton { .. } => history
-            .into_iter()
-            .map(|mut h| {
-                h.objective = 0.5 * h.objective * h.objective;
-                h
-            })
-            .collect(),
-        Method::Lbfgs { .. } => history,
-    };
     Ok((
         OptimizeResult {
             z: shooting.z_of(w.as_slice()),

@@ -14,8 +14,10 @@
 //! combinations, so is every control value. [`Shooting::z_of`] and
 //! [`Shooting::w_of`] convert.
 //!
-//! **Regularization.** An optional `√λ (z − z_ref)` residual keeps `JᵀJ`
-//! invertible where a slack cable makes the dynamics flat in its control.
+//! **Regularization.** An optional residual `√λ ρ (w − w_ref)` (ρ the box's
+//! half-width, 1 without bounds, so that near the box centre it reads
+//! `√λ (z − z_ref)`) keeps `JᵀJ` invertible where a slack cable makes the
+//! dynamics flat in its control or the bound transform saturates.
 
 use crate::controls::ControlMap;
 use crate::error::{OptimError, Result};
@@ -64,6 +66,7 @@ pub struct Shooting {
     map: ControlMap,
     objectives: Vec<Box<dyn Objective>>,
     memory: Memory,
+    /// `(√λ ρ, w_ref)`.
     regularization: Option<(f64, Vec<f64>)>,
 }
 
@@ -121,7 +124,8 @@ impl Shooting {
         self.memory = memory;
         self
     }
-    /// Adds the residual `√λ (z − z_ref)`.
+    /// Adds the residual `√λ ρ (w − w_ref)` (see the module docs); `λ` in
+    /// the units of the objective per unit of `z` squared.
     pub fn with_regularization(mut self, lambda: f64, z_ref: Vec<f64>) -> Result<Self> {
         if z_ref.len() != self.map.nz() || lambda.is_nan() || lambda < 0.0 {
             return Err(OptimError::Input(format!(
@@ -129,7 +133,9 @@ impl Shooting {
                 self.map.nz()
             )));
         }
-        self.regularization = Some((lambda, z_ref));
+        let rho = self.map.bounds().map_or(1.0, |(lo, hi)| 0.5 * (hi - lo));
+        let w_ref = self.w_of(&z_ref);
+        self.regularization = Some((lambda.sqrt() * rho, w_ref));
         Ok(self)
     }
     /// Starts rollouts from `(x0, v0)` instead of the model's initial state
@@ -204,10 +210,9 @@ impl Shooting {
         inner.stats.rollout_seconds += t0.elapsed().as_secs_f64();
         Ok(tr)
     }
-    fn reg_residuals(&self, z: &[f64], r: &mut Vec<f64>) {
-        if let Some((lambda, zr)) = &self.regularization {
-            let s = lambda.sqrt();
-            r.extend(z.iter().zip(zr).map(|(z, zr)| s * (z - zr)));
+    fn reg_residuals(&self, w: &[f64], r: &mut Vec<f64>) {
+        if let Some((c, wr)) = &self.regularization {
+            r.extend(w.iter().zip(wr).map(|(w, wr)| c * (w - wr)));
         }
     }
     /// Residuals at `w` (rolled out once per distinct `w`, then cached).
@@ -223,7 +228,7 @@ impl Shooting {
         let z = self.z_of(w);
         let tr = self.rollout_z(&z)?;
         let mut r = residuals(&tr, &self.base, &self.objectives);
-        self.reg_residuals(&z, &mut r);
+        self.reg_residuals(w, &mut r);
         let mut inner = self.inner.lock().expect("not poisoned");
         inner.cache = Some((w.to_vec(), tr, r.clone()));
         Ok(r)
@@ -242,23 +247,23 @@ impl Shooting {
     /// Residual Jacobian `∂r/∂w` (row-major `rows × nz`) by forward sensitivity.
     pub fn jacobian(&self, w: &[f64]) -> Result<(Vec<f64>, Vec<f64>)> {
         let t0 = Instant::now();
-        let z = self.z_of(w);
         let (mut r, mut jac) = self.with_trajectory(w, |tr, sim| {
             jacobian_forward(tr, sim, &self.map, &self.base, &self.objectives)
         })?;
         let nz = self.map.nz();
-        if let Some((lambda, _)) = &self.regularization {
-            let row0 = r.len();
-            self.reg_residuals(&z, &mut r);
-            jac.resize(r.len() * nz, 0.0);
-            for j in 0..nz {
-                jac[(row0 + j) * nz + j] = lambda.sqrt();
-            }
-        }
+        // ∂r/∂w = ∂r/∂z · dz/dw.
         let d = self.dz_dw(w);
         for row in jac.chunks_mut(nz) {
             for j in 0..nz {
                 row[j] *= d[j];
+            }
+        }
+        if let Some((c, _)) = &self.regularization {
+            let row0 = r.len();
+            self.reg_residuals(w, &mut r);
+            jac.resize(r.len() * nz, 0.0);
+            for j in 0..nz {
+                jac[(row0 + j) * nz + j] = *c;
             }
         }
         let g = crate::gradient::jt_r(&jac, &r, nz);
@@ -271,19 +276,18 @@ impl Shooting {
     /// Cost `½‖r‖²` and its gradient w.r.t. `w` by the adjoint method.
     pub fn gradient(&self, w: &[f64]) -> Result<(f64, Vec<f64>)> {
         let t0 = Instant::now();
-        let z = self.z_of(w);
         let (mut r, mut g) = self.with_trajectory(w, |tr, sim| {
             gradient_adjoint(tr, sim, &self.map, &self.base, &self.objectives)
         })?;
-        if let Some((lambda, zr)) = &self.regularization {
-            for j in 0..g.len() {
-                g[j] += lambda * (z[j] - zr[j]);
-            }
-            self.reg_residuals(&z, &mut r);
-        }
         let d = self.dz_dw(w);
         for j in 0..g.len() {
             g[j] *= d[j];
+        }
+        if let Some((c, wr)) = &self.regularization {
+            for j in 0..g.len() {
+                g[j] += c * c * (w[j] - wr[j]);
+            }
+            self.reg_residuals(w, &mut r);
         }
         let mut inner = self.inner.lock().expect("not poisoned");
         inner.stats.gradients += 1;

@@ -1,0 +1,137 @@
+//! Gait optimization of the cable paper's robots (§IV), end to end:
+//!
+//! - `tripod`  — the Tripod walking straight;
+//! - `puppy`   — the Puppy walking straight with bilateral symmetry;
+//! - `turn`    — the Puppy turning along a quarter circle, symmetry off,
+//!   warm-started from the straight gait (run `puppy` first);
+//! - `incline` — the Puppy on a 10° incline: the flat-ground gait (run
+//!   `puppy` first) is replayed there, then re-optimized.
+//!
+//! Each writes controls (raw and slack-free), the COM path (CSV + SVG),
+//! optimizer progress, a VTK series and a summary with the speed in body
+//! lengths per minute (the paper's Table I: Tripod 6.1, Puppy 8.6 in
+//! simulation) into `out/<name>/`.
+//!
+//! `cargo run --release --example gait -- tripod [--iters 10] [--out out]`
+
+use anyhow::Context;
+use pliant::gait::GaitSetup;
+use pliant::gait_run::optimize_gait;
+use pliant::optim::Method;
+use std::path::{Path, PathBuf};
+
+struct Args {
+    which: String,
+    iters: u64,
+    out: PathBuf,
+}
+
+fn args() -> anyhow::Result<Args> {
+    let mut a = Args {
+        which: "tripod".into(),
+        iters: 10,
+        out: "out".into(),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(x) = it.next() {
+        match x.as_str() {
+            "--iters" => a.iters = it.next().context("--iters N")?.parse()?,
+            "--out" => a.out = it.next().context("--out DIR")?.into(),
+            w => a.which = w.to_string(),
+        }
+    }
+    Ok(a)
+}
+
+fn run(setup: &GaitSetup, z0: &[f64], iters: u64, out: &Path) -> anyhow::Result<Vec<f64>> {
+    println!(
+        "{}: {} tets, {} motors, {} parameters, {} steps of {} s",
+        setup.name,
+        setup.robot.mesh.tets.len(),
+        setup.gait.motors.len(),
+        setup.gait.nz(),
+        setup.steps(),
+        setup.h
+    );
+    let progress: pliant::optim::ProgressFn = Box::new(|h| {
+        println!(
+            "  iteration {:>3}: objective {:.5e}, |gradient| {:.3e}, {} rollouts, {:.1} s",
+            h.iter, h.objective, h.gradient_norm, h.rollouts, h.seconds
+        )
+    });
+    let run = optimize_gait(
+        setup,
+        z0,
+        Method::LevenbergMarquardt { tol: 1e-4 },
+        iters,
+        out,
+        Some(progress),
+    )?;
+    let (res, summary) = (&run.result, &run.summary);
+    let st = &res.stats;
+    println!(
+        "{}: objective {:.4e} -> {:.4e} in {} iterations ({}); {} rollouts, {:.2} Newton iterations per step; {:.1} s in rollouts, {:.1} s in sensitivities",
+        setup.name,
+        res.initial_objective,
+        res.objective,
+        res.iterations,
+        res.termination,
+        st.rollouts,
+        summary.newton_per_step,
+        st.rollout_seconds,
+        st.derivative_seconds
+    );
+    println!(
+        "{}: COM moved ({:.1}, {:.1}) mm over the cycles = {:.2} body lengths per minute",
+        setup.name,
+        1e3 * summary.displacement[0],
+        1e3 * summary.displacement[1],
+        summary.body_lengths_per_minute
+    );
+    for f in &run.files {
+        println!("  wrote {}", f.display());
+    }
+    Ok(res.z.clone())
+}
+
+fn load_z(out: &Path, name: &str) -> anyhow::Result<Vec<f64>> {
+    let path = out.join(name).join("summary.json");
+    let v: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(&path)
+            .with_context(|| format!("{} (run the `puppy` example first)", path.display()))?,
+    )?;
+    Ok(serde_json::from_value(v["z"].clone())?)
+}
+
+fn main() -> anyhow::Result<()> {
+    pliant::init();
+    env_logger::init();
+    let a = args()?;
+    match a.which.as_str() {
+        "tripod" => {
+            let s = GaitSetup::tripod_walk()?;
+            run(&s, &vec![0.002; s.gait.nz()], a.iters, &a.out)?;
+        }
+        "puppy" => {
+            let s = GaitSetup::puppy_walk(true)?;
+            run(&s, &vec![0.002; s.gait.nz()], a.iters, &a.out)?;
+        }
+        "turn" => {
+            let sym = GaitSetup::puppy_walk(true)?;
+            let keys = sym.gait.keys_from_z(&load_z(&a.out, &sym.name)?)?;
+            let s = GaitSetup::puppy_turn()?;
+            let z0 = s.gait.z_from_keys(&keys)?;
+            run(&s, &z0, a.iters, &a.out)?;
+        }
+        "incline" => {
+            let flat = load_z(&a.out, "puppy_walk")?;
+            let mut replay = GaitSetup::puppy_incline(10.0)?;
+            replay.name = "puppy_incline_flat_gait".into();
+            run(&replay, &flat, 0, &a.out)?;
+            let s = GaitSetup::puppy_incline(10.0)?;
+            run(&s, &flat, a.iters, &a.out)?;
+        }
+        other => anyhow::bail!("unknown example `{other}` (tripod, puppy, turn, incline)"),
+    }
+    Ok(())
+}

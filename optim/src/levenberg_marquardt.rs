@@ -1,0 +1,134 @@
+//! Levenberg–Marquardt as an argmin solver: Gauss–Newton with an adaptive
+//! trust region, for shooting problems whose residuals are far from linear
+//! (contact and friction make a full Gauss–Newton step overshoot).
+//!
+//! Each iteration solves `(JᵀJ + μ D) δ = −Jᵀr` with `D = diag(JᵀJ)`
+//! (floored at `1e-12 · max D`), tries `p + δ`, accepts it only if
+//! `½‖r‖²` decreases (so the objective decreases monotonically) and then
+//! shrinks `μ` by 3; otherwise it grows `μ` by 4 and solves again. A trial
+//! whose rollout fails (Newton does not converge) counts as no decrease.
+//! It stops when an accepted step lowers the objective by less than
+//! `tol · objective`, or when no trial in `max_trials` decreases it.
+
+use argmin::core::{
+    Error, IterState, Jacobian, KV, Operator, Problem, Solver, TerminationReason, TerminationStatus,
+};
+use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
+
+/// The solver's settings and adaptive damping (serialized in checkpoints).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LevenbergMarquardt {
+    /// Damping `μ`.
+    pub mu: f64,
+    /// Relative decrease below which the run has converged.
+    pub tol: f64,
+    /// Trials per iteration before giving up.
+    pub max_trials: usize,
+    converged: bool,
+    stalled: bool,
+}
+
+impl LevenbergMarquardt {
+    /// Initial damping `mu0`, relative tolerance `tol`.
+    pub fn new(mu0: f64, tol: f64) -> Self {
+        Self {
+            mu: mu0,
+            tol,
+            max_trials: 12,
+            converged: false,
+            stalled: false,
+        }
+    }
+}
+
+fn half_sq(r: &DVector<f64>) -> f64 {
+    0.5 * r.norm_squared()
+}
+
+impl<O> Solver<O, IterState<DVector<f64>, (), DMatrix<f64>, (), (), f64>> for LevenbergMarquardt
+where
+    O: Operator<Param = DVector<f64>, Output = DVector<f64>>
+        + Jacobian<Param = DVector<f64>, Jacobian = DMatrix<f64>>,
+{
+    fn name(&self) -> &str {
+        "Levenberg-Marquardt"
+    }
+
+    fn next_iter(
+        &mut self,
+        problem: &mut Problem<O>,
+        mut state: IterState<DVector<f64>, (), DMatrix<f64>, (), (), f64>,
+    ) -> Result<
+        (
+            IterState<DVector<f64>, (), DMatrix<f64>, (), (), f64>,
+            Option<KV>,
+        ),
+        Error,
+    > {
+        let p = state
+            .take_param()
+            .ok_or_else(|| Error::msg("Levenberg-Marquardt needs an initial parameter vector"))?;
+        let r = problem.apply(&p)?;
+        let j = problem.jacobian(&p)?;
+        let c0 = half_sq(&r);
+        let jt = j.transpose();
+        let jtj = &jt * &j;
+        let g = &jt * &r;
+        let dmax = jtj.diagonal().max().max(f64::MIN_POSITIVE);
+        let d: Vec<f64> = jtj.diagonal().iter().map(|v| v.max(1e-12 * dmax)).collect();
+        let mut trials = 0;
+        let mut accepted: Option<(DVector<f64>, f64)> = None;
+        while trials < self.max_trials {
+            trials += 1;
+            let mut a = jtj.clone();
+            for i in 0..d.len() {
+                a[(i, i)] += self.mu * d[i];
+            }
+            let Some(delta) = a.cholesky().map(|c| c.solve(&(-&g))) else {
+                self.mu *= 4.0;
+                continue;
+            };
+            let trial = &p + &delta;
+            let ct = match problem.apply(&trial) {
+                Ok(rt) => half_sq(&rt),
+                Err(e) => {
+                    log::info!("Levenberg-Marquardt: trial rejected ({e})");
+                    f64::INFINITY
+                }
+            };
+            if ct.is_finite() && ct < c0 {
+                self.mu = (self.mu / 3.0).max(1e-12);
+                accepted = Some((trial, ct));
+                break;
+            }
+            self.mu *= 4.0;
+        }
+        let kv = argmin::kv!("mu" => self.mu; "trials" => trials as u64;);
+        match accepted {
+            Some((trial, ct)) => {
+                self.converged = c0 - ct < self.tol * c0;
+                Ok((state.param(trial).cost(ct).jacobian(j), Some(kv)))
+            }
+            None => {
+                self.stalled = true;
+                Ok((state.param(p).cost(c0).jacobian(j), Some(kv)))
+            }
+        }
+    }
+
+    fn terminate(
+        &mut self,
+        _state: &IterState<DVector<f64>, (), DMatrix<f64>, (), (), f64>,
+    ) -> TerminationStatus {
+        if self.converged {
+            TerminationStatus::Terminated(TerminationReason::SolverConverged)
+        } else if self.stalled {
+            TerminationStatus::Terminated(TerminationReason::SolverExit(
+                "no decrease within the trial budget".into(),
+            ))
+        } else {
+            TerminationStatus::NotTerminated
+        }
+    }
+}

@@ -1,0 +1,439 @@
+//! Gait optimization for the cable-driven robots (cable paper §III–IV):
+//! the robot settled on the ground, its motors reparameterized as a cyclic
+//! keyframe gait, a centre-of-mass target, the slack-eating regularizer
+//! (appendix B), and post-processing that removes slack before export.
+//!
+//! Units: lengths m, time s, controls are contracted cable lengths `u` (m).
+
+use crate::robots::Robot;
+use pliant_cable::Cable;
+use pliant_core::penalty::one_sided_quadratic_d;
+use pliant_core::{Integrator, Model, NewtonSettings, Simulator};
+use pliant_environment::Friction;
+use pliant_optim::{
+    CentreOfMass, ComPath, ControlSmoothness, Gait, Motor, Objective, OptimError, Residuals,
+    Shooting, StepView, Trajectory,
+};
+use serde::{Deserialize, Serialize};
+
+/// The slack-eating regularizer (cable paper eq. 13): `w Q(ε − Γ)` per
+/// cable and step, written as the residual `r = √(2 w Q(ε − Γ))` so that
+/// `½ r² = w Q`. It is zero once every cable is taut by at least `ε`, and
+/// removes the flat regions a slack cable puts in the objective.
+#[derive(Debug)]
+pub struct SlackRegularizer {
+    cables: Vec<Cable>,
+    epsilon: f64,
+    weight: f64,
+}
+
+impl SlackRegularizer {
+    /// `cables` bound to the model; `epsilon` (m) the tautness aimed for,
+    /// also the smoothing width of `Q`; `weight` in J/m².
+    pub fn new(cables: Vec<Cable>, epsilon: f64, weight: f64) -> pliant_optim::Result<Self> {
+        if !(epsilon > 0.0 && weight > 0.0) {
+            return Err(OptimError::Input(format!(
+                "slack regularizer: epsilon ({epsilon} m) and weight ({weight}) must be positive"
+            )));
+        }
+        if let Some(c) = cables.iter().find(|c| !c.is_bound()) {
+            return Err(OptimError::Input(format!(
+                "slack regularizer: cable `{}` is not bound to a model",
+                c.name
+            )));
+        }
+        Ok(Self {
+            cables,
+            epsilon,
+            weight,
+        })
+    }
+}
+
+impl Objective for SlackRegularizer {
+    fn name(&self) -> String {
+        "slack".into()
+    }
+    fn eval(&self, s: &StepView, out: &mut Residuals) {
+        for (row, c) in self.cables.iter().enumerate() {
+            let d = c.deformation(s.x, s.p);
+            let (q, dq, _) = one_sided_quadratic_d(self.epsilon - d.gamma, self.epsilon);
+            let r = (2.0 * self.weight * q).sqrt();
+            out.r.push(r);
+            if r > 0.0 {
+                // dr/ds = w Q'(s)/r, s = ε − Γ.
+                let drs = self.weight * dq / r;
+                out.dx.extend(d.dq.iter().map(|&(i, v)| (row, i, -drs * v)));
+                out.dp.extend(d.dp.iter().map(|&(i, v)| (row, i, -drs * v)));
+            }
+        }
+    }
+}
+
+/// Slack post-processing (§III-B.2): per step, each motor takes in the
+/// smallest slack `s = max(0, −Γ)` of the cables it drives, `u_post = u + s`,
+/// which leaves every cable's tension, hence the motion, unchanged. Returns
+/// `u_post[k][motor]` for steps `1 … K`.
+pub fn remove_slack(
+    tr: &Trajectory,
+    cables: &[Cable],
+    model: &Model,
+    motors: &[String],
+) -> pliant_optim::Result<Vec<Vec<f64>>> {
+    let idx: Vec<usize> = motors
+        .iter()
+        .map(|m| {
+            model
+                .layout
+                .param(m, "slack removal")
+                .map_err(OptimError::from)
+        })
+        .collect::<pliant_optim::Result<_>>()?;
+    let mut out = Vec::with_capacity(tr.steps());
+    for k in 1..=tr.steps() {
+        let p = &tr.p[k - 1];
+        let row = idx
+            .iter()
+            .map(|&ch| {
+                let slack = cables
+                    .iter()
+                    .filter(|c| c.deformation(&tr.x[k], p).dp.iter().any(|&(i, _)| i == ch))
+                    .map(|c| (-c.deformation(&tr.x[k], p).gamma).max(0.0))
+                    .fold(f64::INFINITY, f64::min);
+                p[ch] + if slack.is_finite() { slack } else { 0.0 }
+            })
+            .collect();
+        out.push(row);
+    }
+    Ok(out)
+}
+
+/// Where the centre of mass should go.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Target {
+    /// A straight line along +x at `speed` m/s, starting when the cycles start.
+    Straight {
+        /// m/s.
+        speed: f64,
+    },
+    /// A quarter circle (angle `angle` rad, radius `radius` m, positive turns
+    /// right, i.e. towards −y) covered at constant speed during the cycles.
+    Arc {
+        /// m.
+        radius: f64,
+        /// rad.
+        angle: f64,
+    },
+}
+
+/// Objective weights.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weights {
+    /// COM tracking, 1/m² (per step).
+    pub com: f64,
+    /// Slack regularizer, J/m².
+    pub slack: f64,
+    /// Tautness aimed for by the slack regularizer, m.
+    pub slack_epsilon: f64,
+    /// Control smoothness, s²/m².
+    pub smoothness: f64,
+    /// `λ‖z − z₀‖²` keeping Gauss–Newton's `JᵀJ` invertible, 1/m².
+    pub regularization: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Self {
+            com: 1e4,
+            slack: 1e2,
+            slack_epsilon: 1e-3,
+            smoothness: 1e-4,
+            regularization: 1e-2,
+        }
+    }
+}
+
+/// A complete gait problem: robot, environment, gait layout, target.
+#[derive(Debug, Clone)]
+pub struct GaitSetup {
+    /// Name for outputs.
+    pub name: String,
+    /// The robot.
+    pub robot: Robot,
+    /// Gravity, m/s² (rotate it for an incline).
+    pub gravity: [f64; 3],
+    /// Ground friction.
+    pub friction: Friction,
+    /// Step, s.
+    pub h: f64,
+    /// Motors, keyframes, phases, bounds.
+    pub gait: Gait,
+    /// COM target.
+    pub target: Target,
+    /// Objective weights.
+    pub weights: Weights,
+    /// Steps to settle on the ground (u = 0) before the gait starts.
+    pub settle_steps: usize,
+}
+
+/// The paper's layout: h = 0.033 s, 24 preparatory steps, two cycles of 72
+/// steps, four keyframes (§IV); contracted lengths within [−5 mm, 15 mm].
+fn paper_gait(motors: Vec<Motor>) -> Gait {
+    Gait {
+        motors,
+        keyframes: 4,
+        prep_steps: 24,
+        cycle_steps: 72,
+        cycles: 2,
+        bounds: Some((-0.005, 0.015)),
+    }
+}
+
+fn motors_of(robot: &Robot, mirror: &[(&str, &str)]) -> Vec<Motor> {
+    let names = robot.motors();
+    names
+        .iter()
+        .map(|m| Motor {
+            name: m.clone(),
+            channels: vec![m.clone()],
+            mirror_of: mirror
+                .iter()
+                .find(|(a, _)| a == m)
+                .and_then(|(_, b)| names.iter().position(|n| n == b)),
+        })
+        .collect()
+}
+
+/// Smooth Coulomb friction μ = 0.6 (foam on a table), regularized below
+/// 1 cm/s: sharper regularizations (1 mm/s) made Newton fail on steps where
+/// feet start sliding under strong actuation.
+pub fn table_friction() -> Friction {
+    Friction::SmoothCoulomb {
+        mu: 0.6,
+        mu_axis: None,
+        slip_velocity: 1e-2,
+    }
+}
+
+impl GaitSetup {
+    /// The Tripod walking straight (Table I: 6.1 body lengths per minute in
+    /// the paper's simulation; the target asks for 8).
+    pub fn tripod_walk() -> pliant_core::Result<Self> {
+        let robot = Robot::tripod()?;
+        let motors = motors_of(&robot, &[]);
+        Ok(Self {
+            name: "tripod_walk".into(),
+            gait: paper_gait(motors),
+            target: Target::Straight {
+                speed: 8.0 * robot.length / 60.0,
+            },
+            robot,
+            gravity: [0.0, 0.0, -9.81],
+            friction: table_friction(),
+            h: 0.033,
+            weights: Weights::default(),
+            settle_steps: 30,
+        })
+    }
+    /// The Puppy walking straight; with `symmetric`, each left motor repeats
+    /// its right partner half a period later (16 parameters instead of 32).
+    pub fn puppy_walk(symmetric: bool) -> pliant_core::Result<Self> {
+        let robot = Robot::puppy()?;
+        let mirror: &[(&str, &str)] = if symmetric {
+            &[
+                ("rear_left_front", "rear_right_front"),
+                ("rear_left_back", "rear_right_back"),
+                ("front_left_front", "front_right_front"),
+                ("front_left_back", "front_right_back"),
+            ]
+        } else {
+            &[]
+        };
+        let motors = motors_of(&robot, mirror);
+        Ok(Self {
+            name: if symmetric {
+                "puppy_walk".into()
+            } else {
+                "puppy_walk_asymmetric".into()
+            },
+            gait: paper_gait(motors),
+            target: Target::Straight {
+                speed: 10.0 * robot.length / 60.0,
+            },
+            robot,
+            gravity: [0.0, 0.0, -9.81],
+            friction: table_friction(),
+            h: 0.033,
+            weights: Weights::default(),
+            settle_steps: 30,
+        })
+    }
+    /// The Puppy turning right along a quarter circle of 15 cm radius
+    /// (symmetry off).
+    pub fn puppy_turn() -> pliant_core::Result<Self> {
+        let mut s = Self::puppy_walk(false)?;
+        s.name = "puppy_turn".into();
+        s.target = Target::Arc {
+            radius: 0.15,
+            angle: std::f64::consts::FRAC_PI_2,
+        };
+        Ok(s)
+    }
+    /// The Puppy walking up an incline of `degrees` (gravity rotated about y,
+    /// so uphill is +x).
+    pub fn puppy_incline(degrees: f64) -> pliant_core::Result<Self> {
+        let mut s = Self::puppy_walk(true)?;
+        s.name = "puppy_incline".into();
+        let a = degrees.to_radians();
+        s.gravity = [-9.81 * a.sin(), 0.0, -9.81 * a.cos()];
+        Ok(s)
+    }
+
+    /// Total steps of a rollout.
+    pub fn steps(&self) -> usize {
+        self.gait.steps()
+    }
+
+    /// Builds the model, settles the robot on the ground, and returns the
+    /// shooting problem started from the settled state, with what
+    /// post-processing needs (a copy of the model, bound cables, targets).
+    pub fn problem(&self, z_ref: &[f64]) -> pliant_optim::Result<(Shooting, GaitContext)> {
+        let (model, cables) = self
+            .robot
+            .actuated(0.001, self.gravity, self.friction)
+            .map_err(OptimError::from)?;
+        let (model_for_objectives, cables_for_post) = self
+            .robot
+            .actuated(0.001, self.gravity, self.friction)
+            .map_err(OptimError::from)?;
+        let newton = NewtonSettings::default();
+        let mut sim = Simulator::new(model, Integrator::Bdf1, self.h, newton)?;
+        let p0 = sim.model().params_at(0.0);
+        for k in 0..self.settle_steps {
+            sim.step_with(&p0, false).map_err(|e| OptimError::Rollout {
+                step: k + 1,
+                source: e,
+            })?;
+        }
+        let (x0, v0) = (sim.q().to_vec(), sim.v().to_vec());
+        let com = CentreOfMass::new(sim.model(), &[0, 1])?;
+        let c0 = com.of(&x0);
+        let targets = self.targets(&c0);
+        let map = self.gait.control_map(sim.model())?;
+        let motors: Vec<String> = self.gait.motors.iter().map(|m| m.name.clone()).collect();
+        let channel_names: Vec<&str> = motors.iter().map(String::as_str).collect();
+        let objectives: Vec<Box<dyn Objective>> = vec![
+            Box::new(ComPath::new(
+                sim.model(),
+                &[0, 1],
+                targets.clone(),
+                self.weights.com,
+            )?),
+            Box::new(SlackRegularizer::new(
+                cables,
+                self.weights.slack_epsilon,
+                self.weights.slack,
+            )?),
+            Box::new(ControlSmoothness::new(
+                sim.model(),
+                &channel_names,
+                self.h,
+                self.weights.smoothness,
+            )?),
+        ];
+        let shooting = Shooting::new(sim, map, objectives)?
+            .with_initial_state(x0.clone(), v0)?
+            .with_regularization(self.weights.regularization, z_ref.to_vec())?;
+        Ok((
+            shooting,
+            GaitContext {
+                model: model_for_objectives,
+                cables: cables_for_post,
+                motors,
+                targets,
+                x0,
+                com,
+            },
+        ))
+    }
+
+    /// COM targets for steps `1 … K` from the settled COM `c0`: at rest
+    /// during the preparatory phase, then the path at constant speed.
+    pub fn targets(&self, c0: &[f64]) -> Vec<Vec<f64>> {
+        let (prep, k_total) = (self.gait.prep_steps, self.steps());
+        let cyc = (k_total - prep) as f64 * self.h;
+        (1..=k_total)
+            .map(|k| {
+                let tau = (k.saturating_sub(prep)) as f64 * self.h;
+                match self.target {
+                    Target::Straight { speed } => vec![c0[0] + speed * tau, c0[1]],
+                    Target::Arc { radius, angle } => {
+                        let th = angle * tau / cyc;
+                        vec![
+                            c0[0] + radius.abs() * th.sin(),
+                            c0[1] - radius * (1.0 - th.cos()),
+                        ]
+                    }
+                }
+            })
+            .collect()
+    }
+}
+
+/// What post-processing a gait needs besides the shooting problem.
+pub struct GaitContext {
+    /// A copy of the model (same layout) for post-processing.
+    pub model: Model,
+    /// Cables bound to `model`.
+    pub cables: Vec<Cable>,
+    /// Motor (channel) names, in gait order.
+    pub motors: Vec<String>,
+    /// COM targets per step.
+    pub targets: Vec<Vec<f64>>,
+    /// Settled initial state.
+    pub x0: Vec<f64>,
+    /// Horizontal centre of mass.
+    pub com: CentreOfMass,
+}
+
+impl std::fmt::Debug for GaitContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GaitContext {{ motors: {:?} }}", self.motors)
+    }
+}
+
+/// What a gait achieved.
+#[derive(Debug, Clone, Serialize)]
+pub struct GaitSummary {
+    /// Problem name.
+    pub name: String,
+    /// Horizontal COM displacement over the cycles, m.
+    pub displacement: [f64; 2],
+    /// Average speed over the cycles, body lengths per minute.
+    pub body_lengths_per_minute: f64,
+    /// Final objective.
+    pub objective: f64,
+    /// Mean Newton iterations per step of the final rollout.
+    pub newton_per_step: f64,
+}
+
+impl GaitContext {
+    /// Speed and displacement of a rollout over its cyclic phase.
+    pub fn summary(&self, setup: &GaitSetup, tr: &Trajectory, objective: f64) -> GaitSummary {
+        let k0 = setup.gait.prep_steps;
+        let a = self.com.of(&tr.x[k0]);
+        let b = self.com.of(&tr.x[tr.steps()]);
+        let d = [b[0] - a[0], b[1] - a[1]];
+        let t = (tr.steps() - k0) as f64 * setup.h;
+        let dist = (d[0] * d[0] + d[1] * d[1]).sqrt() * d[0].signum();
+        GaitSummary {
+            name: setup.name.clone(),
+            displacement: d,
+            body_lengths_per_minute: dist / setup.robot.length / t * 60.0,
+            objective,
+            newton_per_step: tr.newton_iterations.iter().sum::<usize>() as f64 / tr.steps() as f64,
+        }
+    }
+}

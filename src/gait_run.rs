@@ -1,0 +1,48 @@
+//! One call from a gait setup to optimized, post-processed, written
+//! results: used by `pliant optimize`, `pliant demo` and the gait examples.
+
+use crate::gait::{GaitSetup, GaitSummary};
+use crate::gait_output::write_gait;
+use pliant_optim::{Method, OptimizeResult, OptimizeSettings, ProgressFn, optimize};
+use std::path::{Path, PathBuf};
+
+/// Result of [`optimize_gait`].
+#[derive(Debug)]
+pub struct GaitRun {
+    /// The optimizer's result (controls `z`, objective, history, work).
+    pub result: OptimizeResult,
+    /// Speed and displacement of the optimized rollout.
+    pub summary: GaitSummary,
+    /// Files written.
+    pub files: Vec<PathBuf>,
+}
+
+/// Optimizes `setup` from `z0` with `method` for at most `iters`
+/// iterations (0: just evaluate and write `z0`), checkpointing into
+/// `out/<name>/` (a killed run resumes from there), and writes the results
+/// there.
+pub fn optimize_gait(
+    setup: &GaitSetup,
+    z0: &[f64],
+    method: Method,
+    iters: u64,
+    out: &Path,
+    progress: Option<ProgressFn>,
+) -> anyhow::Result<GaitRun> {
+    let (shooting, ctx) = setup.problem(z0)?;
+    let dir = out.join(&setup.name);
+    let settings = OptimizeSettings {
+        method,
+        max_iters: iters,
+        checkpoint: (iters > 0).then(|| (dir.clone(), "checkpoint".to_string())),
+    };
+    let (result, shooting) = optimize(shooting, z0, &settings, progress)?;
+    let tr = shooting.rollout_z(&result.z)?;
+    let summary = ctx.summary(setup, &tr, result.objective);
+    let files = write_gait(&dir, setup, &ctx, &tr, &result.z, &result.history, &summary)?;
+    Ok(GaitRun {
+        result,
+        summary,
+        files,
+    })
+}
