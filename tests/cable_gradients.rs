@@ -1,0 +1,147 @@
+//! Forward-sensitivity and adjoint gradients of a whole rollout of a small
+//! FEM body driven by an embedded cable, with ground contact, Coulomb
+//! friction and gravity active, against central finite differences of
+//! complete rollouts (the cable paper's §III on the smallest scene that
+//! exercises every coupling), and against each other.
+
+use pliant::cable::{Cable, CableControl, bind_points_in_tets};
+use pliant::core::{
+    BindInfo, Energy, Integrator, ModelBuilder, NewtonSettings, ParamChannel, ParamKind, Simulator,
+};
+use pliant::environment::{Friction, Gravity, Ground, NormalLaw};
+use pliant::fem::{Material, TetMesh};
+use pliant::gait::SlackRegularizer;
+use pliant::optim::{CentreOfMass, ComPath, ControlSmoothness, Gait, Motor, Objective, Shooting};
+
+const H: f64 = 0.01;
+
+/// An inchworm: a 4 × 1 × 1 cm body on two 1 cm legs, a cable along the
+/// underside of the body from leg to leg.
+fn inchworm() -> (Shooting, f64) {
+    let mesh = TetMesh::from_voxel_boxes(
+        &[
+            ([0, 0, 1], [4, 1, 2]),
+            ([0, 0, 0], [1, 1, 1]),
+            ([3, 0, 0], [4, 1, 1]),
+        ],
+        H,
+        [0.0, 0.0, 0.0005],
+    )
+    .unwrap();
+    let mut b = ModelBuilder::new(3).unwrap();
+    mesh.add_to(
+        &mut b,
+        300.0,
+        Material::Constant {
+            youngs_modulus: 5e4,
+            poisson_ratio: 0.3,
+        },
+    )
+    .unwrap();
+    b.add_param(ParamChannel {
+        name: "u".into(),
+        kind: ParamKind::Control,
+        value: 0.0,
+        keyframes: vec![],
+    })
+    .unwrap();
+    let route: Vec<[f64; 3]> = [0.5, 1.5, 2.5, 3.5]
+        .iter()
+        .map(|x| [x * H, 0.5 * H, 1.2 * H + 0.0005])
+        .collect();
+    let cable = || {
+        Cable::new(
+            "belly",
+            bind_points_in_tets(&route, &mesh.nodes, &mesh.tets, 1e-9).unwrap(),
+            CableControl::Length {
+                channel: "u".into(),
+            },
+            2000.0,
+        )
+    };
+    b.add_energy(Box::new(cable()));
+    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -9.81])));
+    let mut ground = Ground::new(
+        &[0.0; 3],
+        &[0.0, 0.0, 1.0],
+        NormalLaw::Quadratic {
+            stiffness: 2000.0,
+            smoothing: 1e-4,
+        },
+        Some(Friction::SmoothCoulomb {
+            mu: 0.6,
+            mu_axis: None,
+            slip_velocity: 1e-2,
+        }),
+    );
+    ground.nodes = Some(mesh.boundary_nodes());
+    b.add_energy(Box::new(ground));
+    let model = b.build().unwrap();
+    let mut regularized = cable();
+    regularized
+        .bind(&BindInfo {
+            layout: &model.layout,
+            q0: &model.q0,
+            mass: &model.mass,
+        })
+        .unwrap();
+    let newton = NewtonSettings {
+        abs_tol: 1e-12,
+        rel_tol: 1e-13,
+        max_iterations: 100,
+        ..Default::default()
+    };
+    let gait = Gait {
+        motors: vec![Motor {
+            name: "m".into(),
+            channels: vec!["u".into()],
+            mirror_of: None,
+        }],
+        keyframes: 2,
+        prep_steps: 3,
+        cycle_steps: 6,
+        cycles: 2,
+        bounds: None,
+    };
+    let h = 0.02;
+    let sim = Simulator::new(model, Integrator::Bdf1, h, newton).unwrap();
+    let map = gait.control_map(sim.model()).unwrap();
+    let model = sim.model();
+    let c0 = CentreOfMass::new(model, &[0, 1]).unwrap().of(&model.q0);
+    let targets = ComPath::straight(&c0, &[0.01, 0.0], gait.steps(), h);
+    let objectives: Vec<Box<dyn Objective>> = vec![
+        Box::new(ComPath::new(model, &[0, 1], targets, 1e4).unwrap()),
+        Box::new(SlackRegularizer::new(vec![regularized], 1e-3, 1e2).unwrap()),
+        Box::new(ControlSmoothness::new(model, &["u"], h, 1e-4).unwrap()),
+    ];
+    (Shooting::new(sim, map, objectives).unwrap(), h)
+}
+
+#[test]
+fn fem_cable_rollout_gradients_match_finite_differences_and_each_other() {
+    let (p, _) = inchworm();
+    // Taut in one keyframe, slack-ish in the other: both cable regimes.
+    let z = [0.0015, 0.0004];
+    let (r, jac) = p.jacobian(&z).unwrap();
+    let g_fwd = pliant::optim::gradient::jt_r(&jac, &r, 2);
+    let (_, g_adj) = p.gradient(&z).unwrap();
+    let scale = g_fwd.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    assert!(scale > 1e-3, "gradient {g_fwd:?}");
+    let eps = 1e-7;
+    for j in 0..2 {
+        let (mut zp, mut zm) = (z, z);
+        zp[j] += eps;
+        zm[j] -= eps;
+        let cp = pliant::optim::gradient::cost(&p.residuals(&zp).unwrap());
+        let cm = pliant::optim::gradient::cost(&p.residuals(&zm).unwrap());
+        let fd = (cp - cm) / (2.0 * eps);
+        let e_fd = (fd - g_fwd[j]).abs() / scale;
+        let e_adj = (g_adj[j] - g_fwd[j]).abs() / scale;
+        eprintln!(
+            "z{j}: forward {:.9e}, adjoint {:.9e}, FD {fd:.9e}; forward vs FD {e_fd:.2e}, adjoint vs forward {e_adj:.2e}",
+            g_fwd[j], g_adj[j]
+        );
+        assert!(e_fd < 1e-5, "z{j}: forward {} vs FD {fd}", g_fwd[j]);
+        assert!(e_adj < 1e-9, "z{j}: adjoint {} vs forward {}", g_adj[j], g_fwd[j]);
+    }
+}
