@@ -65,6 +65,7 @@ fn run(setup: &GaitSetup, z0: &[f64], iters: u64, out: &Path) -> anyhow::Result<
         Method::LevenbergMarquardt { tol: 1e-4 },
         iters,
         out,
+        true,
         Some(progress),
     )?;
     let (res, summary) = (&run.result, &run.summary);

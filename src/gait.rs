@@ -437,3 +437,149 @@ impl GaitContext {
         }
     }
 }
+
+/// A gait optimization as written in a file for `pliant optimize`: which
+/// robot, what it should do, the gait layout, weights and solver. Omitted
+/// fields take the paper's values (§IV).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OptimizeSpec {
+    /// Name for outputs (default: robot and task).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// `"tripod"` or `"puppy"`.
+    pub robot: String,
+    /// Centre-of-mass target (default: straight at 8 body lengths/min).
+    #[serde(default)]
+    pub target: Option<Target>,
+    /// Bilateral symmetry (Puppy only).
+    #[serde(default)]
+    pub symmetric: bool,
+    /// Incline of the ground, degrees (uphill along +x).
+    #[serde(default)]
+    pub incline_degrees: f64,
+    /// Steps of the preparatory phase (paper: 24).
+    #[serde(default = "default_prep")]
+    pub prep_steps: usize,
+    /// Steps per cycle (paper: 72).
+    #[serde(default = "default_cycle")]
+    pub cycle_steps: usize,
+    /// Copies of the cycle (paper: 2).
+    #[serde(default = "default_cycles")]
+    pub cycles: usize,
+    /// Keyframes per cycle (paper: 4).
+    #[serde(default = "default_keys")]
+    pub keyframes: usize,
+    /// Objective weights.
+    #[serde(default)]
+    pub weights: Weights,
+    /// `"levenberg_marquardt"` (default), `"gauss_newton"` or `"lbfgs"`.
+    #[serde(default = "default_method")]
+    pub method: String,
+    /// Iteration budget.
+    #[serde(default = "default_iterations")]
+    pub iterations: u64,
+    /// Initial keyframe values (default 2 mm everywhere).
+    #[serde(default)]
+    pub z0: Option<Vec<f64>>,
+}
+
+fn default_prep() -> usize {
+    24
+}
+fn default_cycle() -> usize {
+    72
+}
+fn default_cycles() -> usize {
+    2
+}
+fn default_keys() -> usize {
+    4
+}
+fn default_method() -> String {
+    "levenberg_marquardt".into()
+}
+fn default_iterations() -> u64 {
+    10
+}
+
+impl OptimizeSpec {
+    /// The gait setup it describes.
+    pub fn setup(&self) -> pliant_core::Result<GaitSetup> {
+        let bad = |m: String| pliant_core::CoreError::Model(format!("optimize spec: {m}"));
+        let mut s = match self.robot.as_str() {
+            "tripod" => {
+                if self.symmetric {
+                    return Err(bad("the Tripod has no mirrored motors".into()));
+                }
+                GaitSetup::tripod_walk()?
+            }
+            "puppy" => GaitSetup::puppy_walk(self.symmetric)?,
+            other => return Err(bad(format!("unknown robot `{other}` (tripod or puppy)"))),
+        };
+        if let Some(t) = self.target {
+            s.target = t;
+        }
+        if self.incline_degrees != 0.0 {
+            let a = self.incline_degrees.to_radians();
+            s.gravity = [-9.81 * a.sin(), 0.0, -9.81 * a.cos()];
+        }
+        s.gait.prep_steps = self.prep_steps;
+        s.gait.cycle_steps = self.cycle_steps;
+        s.gait.cycles = self.cycles;
+        s.gait.keyframes = self.keyframes;
+        s.weights = self.weights;
+        if let Some(n) = &self.name {
+            s.name = n.clone();
+        }
+        Ok(s)
+    }
+    /// The solver it names.
+    pub fn method(&self) -> pliant_core::Result<pliant_optim::Method> {
+        Ok(match self.method.as_str() {
+            "levenberg_marquardt" => pliant_optim::Method::LevenbergMarquardt { tol: 1e-4 },
+            "gauss_newton" => pliant_optim::Method::GaussNewton { tol: 1e-6 },
+            "lbfgs" => pliant_optim::Method::Lbfgs {
+                memory: 7,
+                tol_grad: 1e-6,
+            },
+            other => {
+                return Err(pliant_core::CoreError::Model(format!(
+                    "optimize spec: unknown method `{other}` (levenberg_marquardt, gauss_newton, lbfgs)"
+                )));
+            }
+        })
+    }
+    /// Initial `z` for `setup`.
+    pub fn z0(&self, setup: &GaitSetup) -> pliant_core::Result<Vec<f64>> {
+        let nz = setup.gait.nz();
+        match &self.z0 {
+            None => Ok(vec![0.002; nz]),
+            Some(z) if z.len() == nz => Ok(z.clone()),
+            Some(z) => Err(pliant_core::CoreError::Model(format!(
+                "optimize spec: z0 has {} values, the gait has {nz} parameters",
+                z.len()
+            ))),
+        }
+    }
+}
+
+/// The built-in demo's gait: the Tripod on a short horizon (6 preparatory
+/// steps, two cycles of 24), 3 Levenberg–Marquardt iterations.
+pub fn demo_spec() -> OptimizeSpec {
+    OptimizeSpec {
+        name: Some("demo_tripod".into()),
+        robot: "tripod".into(),
+        target: None,
+        symmetric: false,
+        incline_degrees: 0.0,
+        prep_steps: 6,
+        cycle_steps: 24,
+        cycles: 2,
+        keyframes: 4,
+        weights: Weights::default(),
+        method: default_method(),
+        iterations: 3,
+        z0: Some(vec![0.004, 0.0, 0.004, 0.008, 0.0, 0.004, 0.008, 0.004]),
+    }
+}

@@ -18,23 +18,32 @@ pub struct GaitRun {
 }
 
 /// Optimizes `setup` from `z0` with `method` for at most `iters`
-/// iterations (0: just evaluate and write `z0`), checkpointing into
-/// `out/<name>/` (a killed run resumes from there), and writes the results
-/// there.
+/// iterations (0: just evaluate and write `z0`) and writes the results into
+/// `out/<name>/`. With `resume`, every iteration is checkpointed there and
+/// a run killed earlier continues from its last checkpoint; without, an old
+/// checkpoint is removed and the run starts afresh.
 pub fn optimize_gait(
     setup: &GaitSetup,
     z0: &[f64],
     method: Method,
     iters: u64,
     out: &Path,
+    resume: bool,
     progress: Option<ProgressFn>,
 ) -> anyhow::Result<GaitRun> {
     let (shooting, ctx) = setup.problem(z0)?;
     let dir = out.join(&setup.name);
+    let ckpt = dir.join("checkpoint.arg");
+    if !resume && ckpt.exists() {
+        std::fs::remove_file(&ckpt)?;
+    } else if resume && ckpt.exists() {
+        log::warn!("resuming from {}", ckpt.display());
+        println!("resuming from {}", ckpt.display());
+    }
     let settings = OptimizeSettings {
         method,
         max_iters: iters,
-        checkpoint: (iters > 0).then(|| (dir.clone(), "checkpoint".to_string())),
+        checkpoint: (resume && iters > 0).then(|| (dir.clone(), "checkpoint".to_string())),
     };
     let (result, shooting) = optimize(shooting, z0, &settings, progress)?;
     let tr = shooting.rollout_z(&result.z)?;

@@ -36,12 +36,90 @@ enum Command {
         #[arg(long = "plugin", value_name = "PATH")]
         plugins: Vec<PathBuf>,
     },
-    /// Run the built-in demo (no files needed): a soft lattice block thrown onto a frictional ground.
+    /// Run a built-in demo (no files needed): by default a short gait
+    /// optimization of the cable-driven Tripod; `lattice`: a soft lattice
+    /// block thrown onto a frictional ground.
     Demo {
+        /// `gait` (default) or `lattice`.
+        #[arg(default_value = "gait")]
+        which: String,
         /// Output directory.
         #[arg(long, default_value = "out/demo")]
         out: PathBuf,
     },
+    /// Optimize a gait described in a JSON spec (robot, target, gait layout,
+    /// weights, solver); writes controls, COM path and plot, VTK and a
+    /// summary into OUT/<name>/, checkpointing so a killed run resumes.
+    Optimize {
+        /// Optimization spec (JSON).
+        spec: PathBuf,
+        /// Output directory.
+        #[arg(long, default_value = "out")]
+        out: PathBuf,
+        /// Override the spec's iteration budget.
+        #[arg(long)]
+        iterations: Option<u64>,
+        /// Override the spec's solver (levenberg_marquardt, gauss_newton, lbfgs).
+        #[arg(long)]
+        method: Option<String>,
+    },
+}
+
+fn optimize_and_report(
+    spec: &pliant::gait::OptimizeSpec,
+    out: &std::path::Path,
+    resume: bool,
+) -> Result<()> {
+    let setup = spec.setup()?;
+    let z0 = spec.z0(&setup)?;
+    println!(
+        "{}: {} ({} tets), {} motors, {} parameters, {} steps of {} s, {} ({} iterations at most)",
+        setup.name,
+        setup.robot.name,
+        setup.robot.mesh.tets.len(),
+        setup.gait.motors.len(),
+        setup.gait.nz(),
+        setup.steps(),
+        setup.h,
+        spec.method,
+        spec.iterations
+    );
+    let progress: pliant::optim::ProgressFn = Box::new(|h| {
+        println!(
+            "  iteration {:>3}: objective {:.5e}, |gradient| {:.3e}, {} rollouts, {:.1} s",
+            h.iter, h.objective, h.gradient_norm, h.rollouts, h.seconds
+        )
+    });
+    let run = pliant::gait_run::optimize_gait(
+        &setup,
+        &z0,
+        spec.method()?,
+        spec.iterations,
+        out,
+        resume,
+        Some(progress),
+    )?;
+    let (r, s) = (&run.result, &run.summary);
+    println!(
+        "objective {:.4e} -> {:.4e} in {} iterations ({}); {} rollouts, {:.2} Newton iterations per step",
+        r.initial_objective,
+        r.objective,
+        r.iterations,
+        r.termination,
+        r.stats.rollouts,
+        s.newton_per_step
+    );
+    println!(
+        "centre of mass moved ({:.1}, {:.1}) mm over the cycles: {:.2} body lengths per minute",
+        1e3 * s.displacement[0],
+        1e3 * s.displacement[1],
+        s.body_lengths_per_minute
+    );
+    println!("outputs:");
+    for f in &run.files {
+        println!("  {}", f.display());
+    }
+    Ok(())
 }
 
 fn finish(
@@ -131,7 +209,37 @@ fn run_cli() -> Result<()> {
             let res = run(&mut sim, steps.unwrap_or(scene_steps), true);
             finish(&sim, res, &out, t)?;
         }
-        Command::Demo { out } => {
+        Command::Demo { which, out } if which == "gait" => {
+            println!(
+                "demo: optimizing a short walking gait for the cable-driven Tripod (cable paper §IV)"
+            );
+            optimize_and_report(&pliant::gait::demo_spec(), &out, false)?;
+        }
+        Command::Optimize {
+            spec,
+            out,
+            iterations,
+            method,
+        } => {
+            let text = std::fs::read_to_string(&spec)
+                .with_context(|| format!("reading {}", spec.display()))?;
+            let de = &mut serde_json::Deserializer::from_str(&text);
+            let mut s: pliant::gait::OptimizeSpec =
+                serde_path_to_error::deserialize(de).map_err(|e| {
+                    anyhow::anyhow!("{}: at `{}`: {}", spec.display(), e.path(), e.inner())
+                })?;
+            if let Some(n) = iterations {
+                s.iterations = n;
+            }
+            if let Some(m) = method {
+                s.method = m;
+            }
+            optimize_and_report(&s, &out, true)?;
+        }
+        Command::Demo { which, out } => {
+            if which != "lattice" {
+                bail!("unknown demo `{which}` (gait or lattice)");
+            }
             let d = pliant::demo::lattice_drop()?;
             println!(
                 "demo: a 6 x 6 x 4 spring-lattice block (60 g, {} DOFs) thrown at 0.3 m/s onto ground with friction (mu = 0.5)",

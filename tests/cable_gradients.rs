@@ -142,6 +142,11 @@ fn fem_cable_rollout_gradients_match_finite_differences_and_each_other() {
             g_fwd[j], g_adj[j]
         );
         assert!(e_fd < 1e-5, "z{j}: forward {} vs FD {fd}", g_fwd[j]);
-        assert!(e_adj < 1e-9, "z{j}: adjoint {} vs forward {}", g_adj[j], g_fwd[j]);
+        assert!(
+            e_adj < 1e-9,
+            "z{j}: adjoint {} vs forward {}",
+            g_adj[j],
+            g_fwd[j]
+        );
     }
 }

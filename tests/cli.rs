@@ -76,10 +76,10 @@ fn simulate_reports_a_bad_scene_without_panicking() {
 }
 
 #[test]
-fn demo_runs_and_settles() {
+fn lattice_demo_runs_and_settles() {
     let out_dir = tmp("demo");
     let out = pliant()
-        .args(["demo", "--out"])
+        .args(["demo", "lattice", "--out"])
         .arg(&out_dir)
         .output()
         .unwrap();
@@ -102,7 +102,7 @@ fn demo_runs_and_settles() {
 }
 
 #[test]
-fn demo_is_bitwise_identical_with_one_and_two_threads() {
+fn lattice_demo_is_bitwise_identical_with_one_and_two_threads() {
     // JSON floats are written in shortest round-trip form: equal text means
     // bitwise-equal states.
     let mut outputs = Vec::new();
@@ -110,7 +110,7 @@ fn demo_is_bitwise_identical_with_one_and_two_threads() {
         let dir = tmp(&format!("threads{threads}"));
         let out = pliant()
             .env("RAYON_NUM_THREADS", threads)
-            .args(["demo", "--out"])
+            .args(["demo", "lattice", "--out"])
             .arg(&dir)
             .output()
             .unwrap();
@@ -126,4 +126,77 @@ fn demo_is_bitwise_identical_with_one_and_two_threads() {
         outputs[0] == outputs[1],
         "trajectories differ between RAYON_NUM_THREADS=1 and 2"
     );
+}
+
+#[test]
+fn gait_demo_optimizes_and_is_identical_with_one_and_two_threads() {
+    // The default demo: a short Tripod gait optimization, end to end. Its
+    // optimized controls and COM path must not depend on the thread count.
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let dir = tmp(&format!("gait{threads}"));
+        let out = pliant()
+            .env("RAYON_NUM_THREADS", threads)
+            .args(["demo", "--out"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains("body lengths per minute"), "{stdout}");
+        let d = dir.join("demo_tripod");
+        for f in [
+            "controls.csv",
+            "com.csv",
+            "com.svg",
+            "summary.json",
+            "demo_tripod.pvd",
+        ] {
+            assert!(d.join(f).exists(), "{f} missing");
+        }
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("summary.json")).unwrap())
+                .unwrap();
+        let progress = std::fs::read_to_string(d.join("progress.csv")).unwrap();
+        assert!(progress.lines().count() >= 2, "{progress}");
+        outputs.push((
+            std::fs::read(d.join("controls.csv")).unwrap(),
+            std::fs::read(d.join("com.csv")).unwrap(),
+            summary["z"].clone(),
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(
+        outputs[0] == outputs[1],
+        "optimized gaits differ between RAYON_NUM_THREADS=1 and 2"
+    );
+}
+
+#[test]
+fn optimize_reports_bad_specs_with_their_location() {
+    let dir = tmp("badspec");
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("spec.json");
+    std::fs::write(
+        &spec,
+        r#"{"robot": "tripod", "keyframes": 0, "iterations": 1}"#,
+    )
+    .unwrap();
+    let out = pliant().arg("optimize").arg(&spec).output().unwrap();
+    assert!(!out.status.success());
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("keyframe count"), "{e}");
+    std::fs::write(&spec, r#"{"robot": "tripod", "speed": 3}"#).unwrap();
+    let out = pliant().arg("optimize").arg(&spec).output().unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && e.contains("speed"), "{e}");
+    std::fs::write(&spec, r#"{"robot": "hexapod"}"#).unwrap();
+    let out = pliant().arg("optimize").arg(&spec).output().unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && e.contains("hexapod"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
