@@ -598,6 +598,45 @@ impl Simulator {
         Ok((x, v, NewtonStats::default()))
     }
 
+    /// The differentiation blocks of a step that already converged: from
+    /// `(x_prev, v_prev)` at `t_prev` with parameters `p` to `x` — what
+    /// `step_with(p, true)` returns, without solving the step again. The
+    /// energies' step hooks are replayed (`begin_step` from the start state,
+    /// `end_step` with `x`), so call it for consecutive steps in order when
+    /// an energy commits lagged state. The simulator's own state is unchanged.
+    pub fn derivatives_at(
+        &mut self,
+        x: &[f64],
+        x_prev: &[f64],
+        v_prev: &[f64],
+        t_prev: f64,
+        p: &[f64],
+    ) -> Result<StepDerivatives> {
+        let n = self.q.len();
+        if x.len() != n
+            || x_prev.len() != n
+            || v_prev.len() != n
+            || p.len() != self.model.params.len()
+        {
+            return Err(CoreError::Model(format!(
+                "derivatives_at: sizes {} / {} / {} / {} for {n} DOFs and {} channels",
+                x.len(),
+                x_prev.len(),
+                v_prev.len(),
+                p.len(),
+                self.model.params.len()
+            )));
+        }
+        for e in self.model.energies.iter_mut() {
+            e.begin_step(x_prev, p, self.dt, t_prev);
+        }
+        let d = self.derivatives(x, x_prev, v_prev, t_prev, p)?;
+        for e in self.model.energies.iter_mut() {
+            e.end_step(x, p);
+        }
+        Ok(d)
+    }
+
     /// Differentiation blocks at the converged `x = x_k` (see [`StepDerivatives`]).
     fn derivatives(
         &mut self,

@@ -79,7 +79,14 @@ pub fn jacobian_forward(
     let mut p_prev_blk = vec![0.0; np * nz];
     let mut rhs = vec![0.0; n];
     for k in 1..=tr.steps() {
-        let d = tr.derivatives(sim, k)?;
+        let owned;
+        let d = match tr.stored_derivatives(k) {
+            Some(d) => d,
+            None => {
+                owned = tr.derivatives(sim, k)?;
+                &owned
+            }
+        };
         let pk = map.dense_block(k, np);
         let mut s_new = vec![0.0; n * nz];
         for j in 0..nz {
@@ -157,11 +164,23 @@ pub fn gradient_adjoint(
             r_all.extend_from_slice(&buf.r);
         }
     }
+    // Recomputed blocks are built in step order (energies may commit lagged
+    // state), then consumed backward.
+    let recomputed: Vec<pliant_core::StepDerivatives> = if tr.stored_derivatives(1).is_some() {
+        Vec::new()
+    } else {
+        (1..=kmax)
+            .map(|k| tr.derivatives(sim, k))
+            .collect::<Result<_>>()?
+    };
     let mut grad = vec![0.0; nz];
     let mut s_bar = vec![0.0; n];
     let mut v_bar = vec![0.0; n];
     for k in (1..=kmax).rev() {
-        let d = tr.derivatives(sim, k)?;
+        let d = match tr.stored_derivatives(k) {
+            Some(d) => d,
+            None => &recomputed[k - 1],
+        };
         for i in 0..n {
             s_bar[i] += a[k][i] + d.vx * v_bar[i];
         }

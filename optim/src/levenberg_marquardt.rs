@@ -3,10 +3,13 @@
 //! (contact and friction make a full Gauss–Newton step overshoot).
 //!
 //! Each iteration solves `(JᵀJ + μ D) δ = −Jᵀr` with `D = diag(JᵀJ)`
-//! (floored at `1e-12 · max D`), tries `p + δ`, accepts it only if
-//! `½‖r‖²` decreases (so the objective decreases monotonically) and then
-//! shrinks `μ` by 3; otherwise it grows `μ` by 4 and solves again. A trial
-//! whose rollout fails (Newton does not converge) counts as no decrease.
+//! (floored at `1e-12 · max D`), tries `p + δ` and accepts it only if
+//! `½‖r‖²` decreases (so the objective decreases monotonically). The gain
+//! ratio `ρ` = actual / predicted decrease (predicted
+//! `−δᵀJᵀr − ½δᵀJᵀJδ`) steers `μ`: divided by 3 when `ρ > 0.75`, doubled
+//! when `ρ < 0.25`; a rejected trial multiplies `μ` by 4 and solves again.
+//! A trial whose rollout fails (Newton does not converge) counts as no
+//! decrease.
 //! It stops when an accepted step lowers the objective by less than
 //! `tol · objective`, or when no trial in `max_trials` decreases it.
 
@@ -98,7 +101,13 @@ where
                 }
             };
             if ct.is_finite() && ct < c0 {
-                self.mu = (self.mu / 3.0).max(1e-12);
+                let predicted = -delta.dot(&g) - 0.5 * delta.dot(&(&jtj * &delta));
+                let rho = (c0 - ct) / predicted.max(f64::MIN_POSITIVE);
+                if rho > 0.75 {
+                    self.mu = (self.mu / 3.0).max(1e-12);
+                } else if rho < 0.25 {
+                    self.mu *= 2.0;
+                }
                 accepted = Some((trial, ct));
                 break;
             }

@@ -214,7 +214,11 @@ pub fn optimize(
     let solver_err = |e: ArgminError| OptimError::Solver(e.to_string());
     let (problem, w, objective, iterations, termination) = match settings.method {
         Method::GaussNewton { tol } => {
-            let ls = BacktrackingLineSearch::new(ArmijoCondition::new(1e-4).map_err(solver_err)?);
+            // Halve the step per trial (argmin's default shrinks by 0.9,
+            // which costs many rollouts per iteration).
+            let ls = BacktrackingLineSearch::new(ArmijoCondition::new(1e-4).map_err(solver_err)?)
+                .rho(0.5)
+                .map_err(solver_err)?;
             let solver = GaussNewtonLS::new(ls)
                 .with_tolerance(tol)
                 .map_err(solver_err)?;
@@ -241,7 +245,7 @@ pub fn optimize(
             )
         }
         Method::LevenbergMarquardt { tol } => {
-            let solver = LevenbergMarquardt::new(1e-3, tol);
+            let solver = LevenbergMarquardt::new(1.0, tol);
             let mut ex = Executor::new(problem, solver)
                 .configure(|s| s.param(w0.clone()).max_iters(settings.max_iters))
                 .add_observer(observer, ObserverMode::Always);

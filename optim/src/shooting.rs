@@ -115,11 +115,14 @@ impl Shooting {
             base,
             map,
             objectives,
-            memory: Memory::Store,
+            // Line-search trials only need the objective: record nothing
+            // during rollouts and build step blocks when a derivative is asked.
+            memory: Memory::Recompute,
             regularization: None,
         })
     }
-    /// Chooses what rollouts keep for differentiation.
+    /// Chooses what rollouts keep for differentiation (default
+    /// [`Memory::Recompute`]: blocks are built only for derivatives).
     pub fn with_memory(mut self, memory: Memory) -> Self {
         self.memory = memory;
         self

@@ -5,10 +5,12 @@
 //! [`Memory::Store`] it keeps every step's [`StepDerivatives`] (factorized
 //! `∂g_k/∂x_k` and the sparse blocks), which is what the sensitivity and
 //! adjoint recurrences consume; with [`Memory::Recompute`] it keeps only the
-//! states and rebuilds a step's blocks on demand by re-running that step from
-//! its stored start state (bitwise the same state, since stepping is
-//! deterministic) — one extra step per use instead of a factorization per step
-//! held in memory, for long horizons.
+//! states and rebuilds a step's blocks on demand at the stored converged
+//! state ([`Simulator::derivatives_at`]: one Hessian assembly and
+//! factorization, no Newton solve) — bitwise the same blocks, no memory
+//! for factorizations, and rollouts that only need the objective (line
+//! searches) skip the blocks entirely. Energies that commit lagged state
+//! see the steps replayed; the sweeps ask for them in step order.
 
 use crate::error::{OptimError, Result};
 use pliant_core::{Simulator, StepDerivatives};
@@ -19,7 +21,8 @@ pub enum Memory {
     /// Keep every step's factorization and blocks (fast, memory ∝ K).
     #[default]
     Store,
-    /// Keep states only; recompute a step's blocks when asked.
+    /// Keep states only; rebuild a step's blocks when asked (no Newton
+    /// solve), so rollouts that only need the objective are cheaper.
     Recompute,
 }
 
@@ -51,7 +54,7 @@ impl Trajectory {
         self.memory
     }
     /// The derivative blocks of step `k` (1-based). With [`Memory::Recompute`]
-    /// the step is re-run on `sim` (whose state is changed).
+    /// they are rebuilt on `sim` at the stored states.
     pub fn derivatives(&self, sim: &mut Simulator, k: usize) -> Result<StepDerivatives> {
         if k == 0 || k > self.steps() {
             return Err(OptimError::Input(format!(
@@ -62,9 +65,13 @@ impl Trajectory {
         if self.memory == Memory::Store {
             return Ok(self.derivs[k - 1].clone());
         }
-        sim.set_state(&self.x[k - 1], &self.v[k - 1], self.t[k - 1], k - 1)?;
-        let (_, d) = sim.step_with(&self.p[k - 1], true)?;
-        Ok(d.expect("derivatives were requested"))
+        Ok(sim.derivatives_at(
+            &self.x[k],
+            &self.x[k - 1],
+            &self.v[k - 1],
+            self.t[k - 1],
+            &self.p[k - 1],
+        )?)
     }
     /// Borrowed blocks of step `k` when stored.
     pub fn stored_derivatives(&self, k: usize) -> Option<&StepDerivatives> {
