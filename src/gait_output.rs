@@ -1,5 +1,6 @@
 //! Files a gait optimization writes: the optimized controls (raw and with
-//! slack removed), the centre-of-mass path against its target (CSV and an
+//! slack removed), every cable's tension and slack per step, the
+//! centre-of-mass path against its target (CSV and an
 //! SVG plot), a VTK series of the final rollout, the optimizer's progress and
 //! a JSON summary.
 
@@ -40,6 +41,26 @@ pub fn write_gait(
         let mut row = vec![k.to_string(), format!("{}", tr.t[k])];
         row.extend(idx.iter().map(|&c| format!("{}", tr.p[k - 1][c])));
         row.extend(u_post[k - 1].iter().map(|v| format!("{v}")));
+        w.write_record(&row)?;
+    }
+    w.flush()?;
+    written.push(path);
+    // Cable tension and slack per step.
+    let path = dir.join("cables.csv");
+    let mut w = csv::Writer::from_path(&path).with_context(|| path.display().to_string())?;
+    let mut header = vec!["step".to_string(), "time_s".to_string()];
+    for c in &problem.cables {
+        header.push(format!("{}_tension_N", c.name));
+        header.push(format!("{}_slack_m", c.name));
+    }
+    w.write_record(&header)?;
+    for k in 1..=tr.steps() {
+        let mut row = vec![k.to_string(), format!("{}", tr.t[k])];
+        for c in &problem.cables {
+            let p = &tr.p[k - 1];
+            row.push(format!("{}", c.tension(&tr.x[k], p)));
+            row.push(format!("{}", (-c.deformation(&tr.x[k], p).gamma).max(0.0)));
+        }
         w.write_record(&row)?;
     }
     w.flush()?;

@@ -18,6 +18,9 @@ pub struct Frame {
     pub newton_iterations: usize,
     /// Final residual of this step, N.
     pub residual: f64,
+    /// Energies' observables at this state (e.g. `belly.tension` in N,
+    /// `belly.slack` in m), in model order.
+    pub observables: Vec<(String, f64)>,
     /// Full state `q` (m, rad).
     pub q: Vec<f64>,
 }
@@ -34,7 +37,8 @@ pub struct Trajectory {
 }
 
 /// Writes `trajectory.csv` (step, time, COM, kinetic energy, Newton
-/// iterations, residual, then every DOF) and `trajectory.json` into `dir`.
+/// iterations, residual, the energies' observables such as cable tension
+/// and slack, then every DOF) and `trajectory.json` into `dir`.
 pub fn write(dir: &Path, traj: &Trajectory) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("creating {}: {e}", dir.display()))?;
     let csv_path = dir.join("trajectory.csv");
@@ -49,6 +53,9 @@ pub fn write(dir: &Path, traj: &Trajectory) -> anyhow::Result<()> {
         "newton_iterations".into(),
         "residual_N".into(),
     ]);
+    if let Some(f) = traj.frames.first() {
+        header.extend(f.observables.iter().map(|(name, _)| name.clone()));
+    }
     header.extend((0..n).map(|i| format!("q{i}")));
     w.write_record(&header)?;
     for f in &traj.frames {
@@ -57,6 +64,7 @@ pub fn write(dir: &Path, traj: &Trajectory) -> anyhow::Result<()> {
         row.push(format!("{:.9e}", f.kinetic));
         row.push(f.newton_iterations.to_string());
         row.push(format!("{:.3e}", f.residual));
+        row.extend(f.observables.iter().map(|(_, v)| format!("{v:.9e}")));
         row.extend(f.q.iter().map(|v| format!("{v:.12e}")));
         w.write_record(&row)?;
     }

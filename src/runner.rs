@@ -23,6 +23,7 @@ fn frame(sim: &Simulator, iters: usize, residual: f64) -> Frame {
         kinetic: sim.kinetic_energy(),
         newton_iterations: iters,
         residual,
+        observables: sim.observables(&sim.model().params_at(sim.time())),
         q: sim.q().to_vec(),
     }
 }

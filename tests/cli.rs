@@ -200,3 +200,74 @@ fn optimize_reports_bad_specs_with_their_location() {
     assert!(!out.status.success() && e.contains("hexapod"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn simulate_writes_cable_tension_and_slack_columns() {
+    let dir = tmp("cable");
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = dir.join("cable.json");
+    // A mass on a spring, pulled back by a cable whose motor reels in 1 cm
+    // over 0.1 s: slack at first, then taut.
+    std::fs::write(
+        &scene,
+        r#"{
+  "dim": 3,
+  "nodes": [[0, 0, 0], [0.1, 0, 0]],
+  "mass": 0.01,
+  "constraints": [{ "node": 0 }],
+  "params": [{ "name": "u", "kind": "control", "keyframes": [[0, -0.002], [0.1, 0.01]] }],
+  "energies": [
+    { "type": "spring", "springs": [{ "nodes": [0, 1], "stiffness": 100.0 }] },
+    { "type": "cable", "name": "line", "stiffness": 1000.0,
+      "vertices": [{ "nodes": [0], "weights": [1] }, { "nodes": [1], "weights": [1] }],
+      "control": { "type": "length", "channel": "u" } },
+    { "type": "viscous_damping", "coefficient": 0.05 }
+  ],
+  "integrator": "bdf1",
+  "dt": 0.01,
+  "steps": 20
+}"#,
+    )
+    .unwrap();
+    let out_dir = dir.join("out");
+    let out = pliant()
+        .arg("simulate")
+        .arg(&scene)
+        .arg("--out")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(out_dir.join("trajectory.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("{name} missing: {header:?}"))
+    };
+    let (t, s) = (col("line.tension"), col("line.slack"));
+    let rows: Vec<Vec<f64>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    assert!(
+        rows[1][s] > 0.0 && rows[1][t] == 0.0,
+        "slack at first: {:?}",
+        rows[1]
+    );
+    // At rest, spring and cable in series share the contraction beyond the
+    // smoothing half-width: T = k_s k_c / (k_s + k_c) (u − ε/2).
+    let expected = 100.0 * 1000.0 / 1100.0 * (0.01 - 0.5e-4);
+    let last = rows.last().unwrap();
+    assert!(
+        (last[t] - expected).abs() < 1e-3 * expected && last[s] == 0.0,
+        "taut at the end with {expected} N: {last:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -379,6 +379,23 @@ impl Simulator {
         };
         self.asm.energy(&self.model, &s)
     }
+    /// Every energy's observables (cable tension, slack, …) at the current
+    /// state with parameters `p`, in model order.
+    pub fn observables(&self, p: &[f64]) -> Vec<(String, f64)> {
+        let s = EvalState {
+            q: &self.q,
+            q_prev: &self.q,
+            p,
+            h: self.dt,
+            dt: self.dt,
+            t: self.t,
+        };
+        self.model
+            .energies
+            .iter()
+            .flat_map(|e| e.observables(&s))
+            .collect()
+    }
     /// Kinetic energy `½ vᵀ M v` (J).
     pub fn kinetic_energy(&self) -> f64 {
         0.5 * self
