@@ -281,3 +281,25 @@ fn bad_gait_and_objective_input_are_clear_errors() {
         .to_string();
     assert!(e.contains("outside the bounds"), "{e}");
 }
+
+#[test]
+fn levenberg_marquardt_is_monotone_and_keeps_the_bounds() {
+    let p = problem(Integrator::Bdf1, Memory::Recompute);
+    let settings = OptimizeSettings {
+        method: Method::LevenbergMarquardt { tol: 1e-8 },
+        max_iters: 15,
+        checkpoint: None,
+    };
+    let (res, _) = optimize(p, &[0.0; 4], &settings, None).unwrap();
+    eprintln!(
+        "LM: {:.4e} -> {:.4e} in {} iterations ({}); z = {:?}",
+        res.initial_objective, res.objective, res.iterations, res.termination, res.z
+    );
+    assert!(res.objective < 0.5 * res.initial_objective);
+    let mut prev = res.initial_objective;
+    for h in &res.history {
+        assert!(h.objective <= prev, "{} after {prev}", h.objective);
+        prev = h.objective;
+    }
+    assert!(res.z.iter().all(|z| (-0.01..=0.02).contains(z)), "{:?}", res.z);
+}

@@ -9,7 +9,9 @@
 //! `−δᵀJᵀr − ½δᵀJᵀJδ`) steers `μ`: divided by 3 when `ρ > 0.75`, doubled
 //! when `ρ < 0.25`; a rejected trial multiplies `μ` by 4 and solves again.
 //! A trial whose rollout fails (Newton does not converge) counts as no
-//! decrease.
+//! decrease. With bounds, variables on a bound whose gradient pushes
+//! outward are held fixed and every trial is projected onto the box, so all
+//! iterates are feasible.
 //! It stops when an accepted step lowers the objective by less than
 //! `tol · objective`, or when no trial in `max_trials` decreases it.
 
@@ -28,17 +30,25 @@ pub struct LevenbergMarquardt {
     pub tol: f64,
     /// Trials per iteration before giving up.
     pub max_trials: usize,
+    /// Box on every parameter.
+    pub bounds: Option<(f64, f64)>,
     converged: bool,
     stalled: bool,
 }
 
 impl LevenbergMarquardt {
+    /// Keeps every parameter in `[lo, hi]`.
+    pub fn with_bounds(mut self, lo: f64, hi: f64) -> Self {
+        self.bounds = Some((lo, hi));
+        self
+    }
     /// Initial damping `mu0`, relative tolerance `tol`.
     pub fn new(mu0: f64, tol: f64) -> Self {
         Self {
             mu: mu0,
             tol,
             max_trials: 12,
+            bounds: None,
             converged: false,
             stalled: false,
         }
@@ -80,19 +90,40 @@ where
         let g = &jt * &r;
         let dmax = jtj.diagonal().max().max(f64::MIN_POSITIVE);
         let d: Vec<f64> = jtj.diagonal().iter().map(|v| v.max(1e-12 * dmax)).collect();
+        // Active bounds: on the box face with the descent direction pointing out.
+        let active: Vec<bool> = (0..p.len())
+            .map(|i| match self.bounds {
+                None => false,
+                Some((lo, hi)) => {
+                    let tol = 1e-12 * (hi - lo);
+                    (p[i] <= lo + tol && g[i] > 0.0) || (p[i] >= hi - tol && g[i] < 0.0)
+                }
+            })
+            .collect();
         let mut trials = 0;
         let mut accepted: Option<(DVector<f64>, f64)> = None;
         while trials < self.max_trials {
             trials += 1;
             let mut a = jtj.clone();
+            let mut rhs = -&g;
             for i in 0..d.len() {
                 a[(i, i)] += self.mu * d[i];
+                if active[i] {
+                    a.row_mut(i).fill(0.0);
+                    a.column_mut(i).fill(0.0);
+                    a[(i, i)] = 1.0;
+                    rhs[i] = 0.0;
+                }
             }
-            let Some(delta) = a.cholesky().map(|c| c.solve(&(-&g))) else {
+            let Some(step) = a.cholesky().map(|c| c.solve(&rhs)) else {
                 self.mu *= 4.0;
                 continue;
             };
-            let trial = &p + &delta;
+            let mut trial = &p + &step;
+            if let Some((lo, hi)) = self.bounds {
+                trial.iter_mut().for_each(|v| *v = v.clamp(lo, hi));
+            }
+            let delta = &trial - &p;
             let ct = match problem.apply(&trial) {
                 Ok(rt) => half_sq(&rt),
                 Err(e) => {

@@ -33,5 +33,5 @@ pub use objective::{
 pub use optimize::{
     IterationRecord, Method, OptimizeResult, OptimizeSettings, ProgressFn, optimize,
 };
-pub use shooting::{Shooting, ShootingStats};
+pub use shooting::{BoundHandling, Shooting, ShootingStats};
 pub use trajectory::{Memory, Trajectory, rollout};

@@ -6,7 +6,7 @@
 
 use crate::error::{OptimError, Result};
 use crate::levenberg_marquardt::LevenbergMarquardt;
-use crate::shooting::{Shooting, ShootingStats};
+use crate::shooting::{BoundHandling, Shooting, ShootingStats};
 use argmin::core::checkpointing::{Checkpoint, CheckpointingFrequency};
 use argmin::core::observers::{Observe, ObserverMode};
 use argmin::core::{Error as ArgminError, Executor, IterState, KV, State};
@@ -188,7 +188,14 @@ pub fn optimize(
             "optimize: initial value {z} outside the bounds [{lo}, {hi}]"
         )));
     }
+    // Levenberg–Marquardt keeps the bounds itself (projection); the other
+    // solvers get the tanh parameterization.
+    let problem = problem.with_bound_handling(match settings.method {
+        Method::LevenbergMarquardt { .. } => BoundHandling::Solver,
+        _ => BoundHandling::Transform,
+    });
     let w0 = DVector::from_vec(problem.w_of(z0));
+    let lm_bounds = problem.map().bounds();
     let initial_objective = crate::gradient::cost(&problem.residuals(w0.as_slice())?);
     let stats_handle = Arc::new(Mutex::new(ShootingStats::default()));
     let history = Arc::new(Mutex::new(Vec::new()));
@@ -245,7 +252,10 @@ pub fn optimize(
             )
         }
         Method::LevenbergMarquardt { tol } => {
-            let solver = LevenbergMarquardt::new(1.0, tol);
+            let mut solver = LevenbergMarquardt::new(1.0, tol);
+            if let Some((lo, hi)) = lm_bounds {
+                solver = solver.with_bounds(lo, hi);
+            }
             let mut ex = Executor::new(problem, solver)
                 .configure(|s| s.param(w0.clone()).max_iters(settings.max_iters))
                 .add_observer(observer, ObserverMode::Always);

@@ -8,11 +8,16 @@
 //! `Gradient`, so any argmin solver, line search, observer and checkpoint
 //! works on it.
 //!
-//! **Bounds.** With bounds `[lo, hi]` on `z` the solver works on `w` with
-//! `z = m + r tanh(w)` (`m`, `r` the box's centre and half-width), so every
-//! iterate is feasible — and, because the zero-tangent splines are convex
-//! combinations, so is every control value. [`Shooting::z_of`] and
-//! [`Shooting::w_of`] convert.
+//! **Bounds.** With bounds `[lo, hi]` on `z`, either the parameterization
+//! keeps them ([`BoundHandling::Transform`], for solvers without bounds:
+//! the solver works on `w` with `z = m + r tanh(w)`, `m`, `r` the box's
+//! centre and half-width) or the solver does
+//! ([`BoundHandling::Solver`]: `w = z`, and a bound-aware solver such as
+//! [`crate::LevenbergMarquardt`] projects its trials onto the box; the
+//! transform flattens the objective near the bounds, where optimal gaits
+//! often sit). Either way every iterate is feasible — and, because the
+//! zero-tangent splines are convex combinations, so is every control value.
+//! [`Shooting::z_of`] and [`Shooting::w_of`] convert.
 //!
 //! **Regularization.** An optional residual `√λ ρ (w − w_ref)` (ρ the box's
 //! half-width, 1 without bounds, so that near the box centre it reads
@@ -29,6 +34,16 @@ use nalgebra::{DMatrix, DVector};
 use pliant_core::Simulator;
 use std::sync::Mutex;
 use std::time::Instant;
+
+/// Who keeps the bounds on `z` (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BoundHandling {
+    /// `z = m + r tanh(w)`.
+    #[default]
+    Transform,
+    /// `w = z`; the solver keeps `z` in the box.
+    Solver,
+}
 
 /// Counters of the work a shooting problem did.
 #[derive(Debug, Clone, Default)]
@@ -66,8 +81,9 @@ pub struct Shooting {
     map: ControlMap,
     objectives: Vec<Box<dyn Objective>>,
     memory: Memory,
-    /// `(√λ ρ, w_ref)`.
+    /// `(λ, z_ref)`.
     regularization: Option<(f64, Vec<f64>)>,
+    bound_handling: BoundHandling,
 }
 
 impl std::fmt::Debug for Shooting {
@@ -119,6 +135,7 @@ impl Shooting {
             // during rollouts and build step blocks when a derivative is asked.
             memory: Memory::Recompute,
             regularization: None,
+            bound_handling: BoundHandling::Transform,
         })
     }
     /// Chooses what rollouts keep for differentiation (default
@@ -136,9 +153,7 @@ impl Shooting {
                 self.map.nz()
             )));
         }
-        let rho = self.map.bounds().map_or(1.0, |(lo, hi)| 0.5 * (hi - lo));
-        let w_ref = self.w_of(&z_ref);
-        self.regularization = Some((lambda.sqrt() * rho, w_ref));
+        self.regularization = Some((lambda, z_ref));
         Ok(self)
     }
     /// Starts rollouts from `(x0, v0)` instead of the model's initial state
@@ -150,6 +165,31 @@ impl Shooting {
         self.x0 = x0;
         self.v0 = v0;
         Ok(self)
+    }
+    /// Chooses who keeps the bounds.
+    pub fn with_bound_handling(mut self, b: BoundHandling) -> Self {
+        self.bound_handling = b;
+        self
+    }
+    /// Who keeps the bounds.
+    pub fn bound_handling(&self) -> BoundHandling {
+        self.bound_handling
+    }
+    /// The regularization residual's coefficient `√λ ρ` and `w_ref`.
+    fn reg(&self) -> Option<(f64, Vec<f64>)> {
+        self.regularization.as_ref().map(|(lambda, z_ref)| {
+            let rho = self
+                .transform_bounds()
+                .map_or(1.0, |(lo, hi)| 0.5 * (hi - lo));
+            (lambda.sqrt() * rho, self.w_of(z_ref))
+        })
+    }
+    /// Bounds enforced by the transform, if any.
+    fn transform_bounds(&self) -> Option<(f64, f64)> {
+        match self.bound_handling {
+            BoundHandling::Transform => self.map.bounds(),
+            BoundHandling::Solver => None,
+        }
     }
     /// The control map.
     pub fn map(&self) -> &ControlMap {
@@ -165,7 +205,7 @@ impl Shooting {
     }
     /// `z` from the solver's variable `w` (identity without bounds).
     pub fn z_of(&self, w: &[f64]) -> Vec<f64> {
-        match self.map.bounds() {
+        match self.transform_bounds() {
             None => w.to_vec(),
             Some((lo, hi)) => {
                 let (m, r) = (0.5 * (lo + hi), 0.5 * (hi - lo));
@@ -175,7 +215,7 @@ impl Shooting {
     }
     /// `dz/dw` entrywise.
     fn dz_dw(&self, w: &[f64]) -> Vec<f64> {
-        match self.map.bounds() {
+        match self.transform_bounds() {
             None => vec![1.0; w.len()],
             Some((lo, hi)) => {
                 let r = 0.5 * (hi - lo);
@@ -191,7 +231,7 @@ impl Shooting {
     /// The solver's variable for a feasible `z` (values on or outside the
     /// bounds are pulled 0.1 % inside).
     pub fn w_of(&self, z: &[f64]) -> Vec<f64> {
-        match self.map.bounds() {
+        match self.transform_bounds() {
             None => z.to_vec(),
             Some((lo, hi)) => {
                 let (m, r) = (0.5 * (lo + hi), 0.5 * (hi - lo));
@@ -214,7 +254,7 @@ impl Shooting {
         Ok(tr)
     }
     fn reg_residuals(&self, w: &[f64], r: &mut Vec<f64>) {
-        if let Some((c, wr)) = &self.regularization {
+        if let Some((c, wr)) = &self.reg() {
             r.extend(w.iter().zip(wr).map(|(w, wr)| c * (w - wr)));
         }
     }
@@ -261,7 +301,7 @@ impl Shooting {
                 row[j] *= d[j];
             }
         }
-        if let Some((c, _)) = &self.regularization {
+        if let Some((c, _)) = &self.reg() {
             let row0 = r.len();
             self.reg_residuals(w, &mut r);
             jac.resize(r.len() * nz, 0.0);
@@ -286,7 +326,7 @@ impl Shooting {
         for j in 0..g.len() {
             g[j] *= d[j];
         }
-        if let Some((c, wr)) = &self.regularization {
+        if let Some((c, wr)) = &self.reg() {
             for j in 0..g.len() {
                 g[j] += c * c * (w[j] - wr[j]);
             }
