@@ -71,36 +71,49 @@ impl Objective for SlackRegularizer {
 }
 
 /// Slack post-processing (§III-B.2): per step, each motor takes in the
-/// smallest slack `s = max(0, −Γ)` of the cables it drives, `u_post = u + s`,
-/// which leaves every cable's tension, hence the motion, unchanged. Returns
-/// `u_post[k][motor]` for steps `1 … K`.
+/// smallest slack `s = max(0, −Γ)` of the cables on its channels,
+/// `u_post = u + s`, which leaves every cable's tension, hence the motion,
+/// unchanged. Returns `u_post[k][motor]` for steps `1 … K`.
 pub fn remove_slack(
     tr: &Trajectory,
     cables: &[Cable],
     model: &Model,
-    motors: &[String],
+    motors: &[Motor],
 ) -> pliant_optim::Result<Vec<Vec<f64>>> {
-    let idx: Vec<usize> = motors
+    // Parameter indices of each motor's channels.
+    let idx: Vec<Vec<usize>> = motors
         .iter()
         .map(|m| {
-            model
-                .layout
-                .param(m, "slack removal")
-                .map_err(OptimError::from)
+            m.channels
+                .iter()
+                .map(|c| {
+                    model
+                        .layout
+                        .param(c, "slack removal")
+                        .map_err(OptimError::from)
+                })
+                .collect()
         })
         .collect::<pliant_optim::Result<_>>()?;
     let mut out = Vec::with_capacity(tr.steps());
     for k in 1..=tr.steps() {
         let p = &tr.p[k - 1];
+        let gammas: Vec<(f64, Vec<usize>)> = cables
+            .iter()
+            .map(|c| {
+                let d = c.deformation(&tr.x[k], p);
+                (d.gamma, d.dp.iter().map(|&(i, _)| i).collect())
+            })
+            .collect();
         let row = idx
             .iter()
-            .map(|&ch| {
-                let slack = cables
+            .map(|chs| {
+                let slack = gammas
                     .iter()
-                    .filter(|c| c.deformation(&tr.x[k], p).dp.iter().any(|&(i, _)| i == ch))
-                    .map(|c| (-c.deformation(&tr.x[k], p).gamma).max(0.0))
+                    .filter(|(_, ps)| ps.iter().any(|i| chs.contains(i)))
+                    .map(|(g, _)| (-g).max(0.0))
                     .fold(f64::INFINITY, f64::min);
-                p[ch] + if slack.is_finite() { slack } else { 0.0 }
+                p[chs[0]] + if slack.is_finite() { slack } else { 0.0 }
             })
             .collect();
         out.push(row);
@@ -117,8 +130,9 @@ pub enum Target {
         /// m/s.
         speed: f64,
     },
-    /// A quarter circle (angle `angle` rad, radius `radius` m, positive turns
-    /// right, i.e. towards −y) covered at constant speed during the cycles.
+    /// A circular arc of `angle` rad (> 0) and radius `radius` m (positive
+    /// turns right, i.e. towards −y; negative left) covered at constant
+    /// speed during the cycles.
     Arc {
         /// m.
         radius: f64,
@@ -139,8 +153,36 @@ pub struct Weights {
     pub slack_epsilon: f64,
     /// Control smoothness, s²/m².
     pub smoothness: f64,
-    /// `λ‖z − z₀‖²` keeping Gauss–Newton's `JᵀJ` invertible, 1/m².
+    /// `λ` of the Tikhonov term `½ λ ‖z − z₀‖²` (near the box centre; see
+    /// [`pliant_optim::Shooting::with_regularization`]) that keeps `JᵀJ`
+    /// invertible, 1/m².
     pub regularization: f64,
+}
+
+impl Weights {
+    /// All weights finite and ≥ 0 (COM weight and `slack_epsilon` > 0).
+    pub fn validate(&self) -> pliant_optim::Result<()> {
+        let all = [
+            ("com", self.com),
+            ("slack", self.slack),
+            ("slack_epsilon", self.slack_epsilon),
+            ("smoothness", self.smoothness),
+            ("regularization", self.regularization),
+        ];
+        for (name, v) in all {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(OptimError::Input(format!(
+                    "weights.{name} must be finite and non-negative, got {v}"
+                )));
+            }
+        }
+        if self.com <= 0.0 || self.slack_epsilon <= 0.0 {
+            return Err(OptimError::Input(
+                "weights.com and weights.slack_epsilon must be positive".into(),
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for Weights {
@@ -191,19 +233,29 @@ fn paper_gait(motors: Vec<Motor>) -> Gait {
     }
 }
 
-fn motors_of(robot: &Robot, mirror: &[(&str, &str)]) -> Vec<Motor> {
+fn motors_of(robot: &Robot, mirror: &[(&str, &str)]) -> pliant_core::Result<Vec<Motor>> {
     let names = robot.motors();
-    names
+    let index = |n: &str| {
+        names.iter().position(|m| m == n).ok_or_else(|| {
+            pliant_core::CoreError::Model(format!(
+                "mirror pair names motor `{n}`, which {} does not have",
+                robot.name
+            ))
+        })
+    };
+    let mut pairs = Vec::new();
+    for (a, b) in mirror {
+        pairs.push((index(a)?, index(b)?));
+    }
+    Ok(names
         .iter()
-        .map(|m| Motor {
+        .enumerate()
+        .map(|(i, m)| Motor {
             name: m.clone(),
             channels: vec![m.clone()],
-            mirror_of: mirror
-                .iter()
-                .find(|(a, _)| a == m)
-                .and_then(|(_, b)| names.iter().position(|n| n == b)),
+            mirror_of: pairs.iter().find(|(a, _)| *a == i).map(|(_, b)| *b),
         })
-        .collect()
+        .collect())
 }
 
 /// Smooth Coulomb friction μ = 0.6 (foam on a table), regularized below
@@ -222,7 +274,7 @@ impl GaitSetup {
     /// the paper's simulation; the target asks for 8).
     pub fn tripod_walk() -> pliant_core::Result<Self> {
         let robot = Robot::tripod()?;
-        let motors = motors_of(&robot, &[]);
+        let motors = motors_of(&robot, &[])?;
         Ok(Self {
             name: "tripod_walk".into(),
             gait: paper_gait(motors),
@@ -251,7 +303,7 @@ impl GaitSetup {
         } else {
             &[]
         };
-        let motors = motors_of(&robot, mirror);
+        let motors = motors_of(&robot, mirror)?;
         Ok(Self {
             name: if symmetric {
                 "puppy_walk".into()
@@ -291,6 +343,44 @@ impl GaitSetup {
         Ok(s)
     }
 
+    /// Checks the target's numbers.
+    pub fn validate_target(&self) -> pliant_optim::Result<()> {
+        let ok = match self.target {
+            Target::Straight { speed } => speed.is_finite(),
+            Target::Arc { radius, angle } => {
+                radius.is_finite() && radius != 0.0 && angle.is_finite() && angle > 0.0
+            }
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(OptimError::Input(format!(
+                "target {:?}: speed must be finite; an arc needs a finite non-zero radius and a positive angle",
+                self.target
+            )))
+        }
+    }
+    /// A fingerprint of everything that defines the optimization problem
+    /// (robot, environment, gait, target, weights), used to tell checkpoints
+    /// of different problems apart.
+    pub fn fingerprint(&self) -> u64 {
+        let text = format!(
+            "{} {:?} {:?} {:?} {} {:?} {:?} {:?} {}",
+            self.robot.name,
+            self.robot.mesh.tets.len(),
+            self.gravity,
+            self.friction,
+            self.h,
+            self.gait,
+            self.target,
+            self.weights,
+            self.settle_steps
+        );
+        // FNV-1a: stable across runs and builds.
+        text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    }
     /// Total steps of a rollout.
     pub fn steps(&self) -> usize {
         self.gait.steps()
@@ -300,6 +390,7 @@ impl GaitSetup {
     /// shooting problem started from the settled state, with what
     /// post-processing needs (a copy of the model, bound cables, targets).
     pub fn problem(&self, z_ref: &[f64]) -> pliant_optim::Result<(Shooting, GaitContext)> {
+        self.validate_target()?;
         let (model, cables) = self
             .robot
             .actuated(0.001, self.gravity, self.friction)
@@ -322,8 +413,11 @@ impl GaitSetup {
         let c0 = com.of(&x0);
         let targets = self.targets(&c0);
         let map = self.gait.control_map(sim.model())?;
-        let motors: Vec<String> = self.gait.motors.iter().map(|m| m.name.clone()).collect();
-        let channel_names: Vec<&str> = motors.iter().map(String::as_str).collect();
+        let motors = self.gait.motors.clone();
+        let channel_names: Vec<&str> = motors
+            .iter()
+            .flat_map(|m| m.channels.iter().map(String::as_str))
+            .collect();
         let objectives: Vec<Box<dyn Objective>> = vec![
             Box::new(ComPath::new(
                 sim.model(),
@@ -362,6 +456,7 @@ impl GaitSetup {
     /// COM targets for steps `1 … K` from the settled COM `c0`: at rest
     /// during the preparatory phase, then the path at constant speed.
     pub fn targets(&self, c0: &[f64]) -> Vec<Vec<f64>> {
+        debug_assert!(self.validate_target().is_ok());
         let (prep, k_total) = (self.gait.prep_steps, self.steps());
         let cyc = (k_total - prep) as f64 * self.h;
         (1..=k_total)
@@ -388,8 +483,8 @@ pub struct GaitContext {
     pub model: Model,
     /// Cables bound to `model`.
     pub cables: Vec<Cable>,
-    /// Motor (channel) names, in gait order.
-    pub motors: Vec<String>,
+    /// The motors, in gait order.
+    pub motors: Vec<Motor>,
     /// COM targets per step.
     pub targets: Vec<Vec<f64>>,
     /// Settled initial state.
@@ -411,7 +506,9 @@ pub struct GaitSummary {
     pub name: String,
     /// Horizontal COM displacement over the cycles, m.
     pub displacement: [f64; 2],
-    /// Average speed over the cycles, body lengths per minute.
+    /// Average speed over the cycles, body lengths per minute (straight-line
+    /// distance from the start to the end of the cycles, so for a turn the
+    /// chord, not the path length; negative when it went backwards).
     pub body_lengths_per_minute: f64,
     /// Final objective.
     pub objective: f64,

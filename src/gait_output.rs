@@ -29,13 +29,18 @@ pub fn write_gait(
     let idx: Vec<usize> = problem
         .motors
         .iter()
-        .map(|m| problem.model.layout.param(m, "gait output"))
+        .map(|m| problem.model.layout.param(&m.channels[0], "gait output"))
         .collect::<Result<_, _>>()?;
     let path = dir.join("controls.csv");
     let mut w = csv::Writer::from_path(&path).with_context(|| path.display().to_string())?;
     let mut header = vec!["step".to_string(), "time_s".to_string()];
-    header.extend(problem.motors.iter().map(|m| format!("{m}_u_m")));
-    header.extend(problem.motors.iter().map(|m| format!("{m}_u_post_m")));
+    header.extend(problem.motors.iter().map(|m| format!("{}_u_m", m.name)));
+    header.extend(
+        problem
+            .motors
+            .iter()
+            .map(|m| format!("{}_u_post_m", m.name)),
+    );
     w.write_record(&header)?;
     for k in 1..=tr.steps() {
         let mut row = vec![k.to_string(), format!("{}", tr.t[k])];
@@ -107,7 +112,7 @@ pub fn write_gait(
     let json = serde_json::json!({
         "summary": summary,
         "z": z,
-        "motors": problem.motors,
+        "motors": problem.motors.iter().map(|m| m.name.clone()).collect::<Vec<_>>(),
         "keyframes": setup.gait.keyframes,
         "h_s": setup.h,
         "steps": tr.steps(),

@@ -33,17 +33,25 @@ pub fn optimize_gait(
 ) -> anyhow::Result<GaitRun> {
     let (shooting, ctx) = setup.problem(z0)?;
     let dir = out.join(&setup.name);
-    let ckpt = dir.join("checkpoint.arg");
+    // The checkpoint's name identifies the problem, the solver and the start,
+    // so a run never resumes someone else's optimization.
+    let zbits: Vec<u64> = z0.iter().map(|z| z.to_bits()).collect();
+    let key = format!("{:016x}-{:?}-{:?}", setup.fingerprint(), method, zbits);
+    let key_hash = key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    let name = format!("checkpoint-{key_hash:016x}");
+    let ckpt = dir.join(format!("{name}.arg"));
     if !resume && ckpt.exists() {
         std::fs::remove_file(&ckpt)?;
-    } else if resume && ckpt.exists() {
+    } else if resume && iters > 0 && ckpt.exists() {
         log::warn!("resuming from {}", ckpt.display());
         println!("resuming from {}", ckpt.display());
     }
     let settings = OptimizeSettings {
         method,
         max_iters: iters,
-        checkpoint: (resume && iters > 0).then(|| (dir.clone(), "checkpoint".to_string())),
+        checkpoint: (resume && iters > 0).then(|| (dir.clone(), name)),
     };
     let (result, shooting) = optimize(shooting, z0, &settings, progress)?;
     let tr = shooting.rollout_z(&result.z)?;

@@ -301,5 +301,9 @@ fn levenberg_marquardt_is_monotone_and_keeps_the_bounds() {
         assert!(h.objective <= prev, "{} after {prev}", h.objective);
         prev = h.objective;
     }
-    assert!(res.z.iter().all(|z| (-0.01..=0.02).contains(z)), "{:?}", res.z);
+    assert!(
+        res.z.iter().all(|z| (-0.01..=0.02).contains(z)),
+        "{:?}",
+        res.z
+    );
 }

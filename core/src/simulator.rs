@@ -619,8 +619,11 @@ impl Simulator {
     /// `(x_prev, v_prev)` at `t_prev` with parameters `p` to `x` — what
     /// `step_with(p, true)` returns, without solving the step again. The
     /// energies' step hooks are replayed (`begin_step` from the start state,
-    /// `end_step` with `x`), so call it for consecutive steps in order when
-    /// an energy commits lagged state. The simulator's own state is unchanged.
+    /// `end_step` with `x`). The blocks equal `step_with`'s for energies
+    /// whose lagged quantities are functions of the step's start state (all
+    /// built-in energies); an energy that carries state committed in
+    /// `end_step` from step to step needs the blocks recorded during the
+    /// rollout instead. The simulator's own state is unchanged.
     pub fn derivatives_at(
         &mut self,
         x: &[f64],
@@ -714,8 +717,8 @@ impl Simulator {
             )?;
             let f = self.solver.factor(&hl).map_err(|e| {
                 CoreError::LinearSolve(format!(
-                    "exact ∂g/∂x at the converged step {} is not positive definite ({e}); sensitivities need a strict minimum",
-                    self.step + 1
+                    "exact ∂g/∂x at the converged step ending at t = {} s is not positive definite ({e}); sensitivities need a strict minimum",
+                    t0 + h
                 ))
             })?;
             factor = DiffFactor::Cholesky(f);

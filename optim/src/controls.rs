@@ -2,14 +2,18 @@
 //! channels as an affine function of a small optimization vector `z`.
 //!
 //! Every reparameterization of the paper is linear in `z`, so they compose
-//! into one [`ControlMap`], `p_k[c] = p̄[c] + Σ_j J_{k,c,j} z_j`:
+//! into one [`ControlMap`]: the controlled channels get
+//! `p_k[c] = Σ_j J_{k,c,j} z_j`, the others keep their base value:
 //! - **keyframes** — each motor's signal is a zero-tangent cubic Hermite
 //!   spline through `n` equally spaced keyframes (§III-B.2): on a segment
 //!   `u(s) = u_i H₀(s) + u_{i+1} H₁(s)`, `H₀ = 1 − 3s² + 2s³`, `H₁ = 3s² − 2s³`,
 //!   a convex combination, so bounds on `z` are bounds on `u`;
-//! - **phases** — a preparatory phase that rises from rest (`u = 0`) to the
-//!   cycle's first keyframe, followed by copies of the cycle (eq. 12:
-//!   `u = (u_prep, u_cycle, u_cycle)`); the cycle's spline is periodic;
+//! - **phases** — the layout of eq. 12, `u = (u_prep, u_cycle, u_cycle)`:
+//!   a preparatory phase, then copies of the periodic cycle. Here the
+//!   preparatory phase is one zero-tangent segment from rest (`u = 0`) to
+//!   the cycle's first keyframe — a shaped ramp with no parameters of its
+//!   own, where the paper optimizes `u_prep` too (e.g. the Puppy lifting a
+//!   hind leg before walking);
 //! - **tendon pairs** — a motor drives several channels with one signal;
 //! - **bilateral symmetry** (§III-B.3) — a mirrored motor repeats its
 //!   partner's cycle shifted by half a period (its keyframes are the partner's
@@ -122,10 +126,10 @@ impl Gait {
             }
         }
         if let Some((lo, hi)) = self.bounds
-            && !(lo <= 0.0 && 0.0 <= hi && lo < hi)
+            && !(lo.is_finite() && hi.is_finite() && lo <= 0.0 && 0.0 <= hi && lo < hi)
         {
             return bad(format!(
-                "bounds ({lo}, {hi}) must satisfy lo ≤ 0 ≤ hi, lo < hi"
+                "bounds ({lo}, {hi}) must be finite with lo ≤ 0 ≤ hi, lo < hi"
             ));
         }
         Ok(())

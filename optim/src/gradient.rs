@@ -40,6 +40,31 @@ pub fn residuals(tr: &Trajectory, base: &[f64], objectives: &[Box<dyn Objective>
     r
 }
 
+fn check_sizes(tr: &Trajectory, map: &ControlMap, base: &[f64]) -> Result<()> {
+    let np = base.len();
+    if tr.steps() != map.steps() {
+        return Err(crate::error::OptimError::Input(format!(
+            "trajectory has {} steps, the control map {}",
+            tr.steps(),
+            map.steps()
+        )));
+    }
+    if let Some(p) = tr.p.first()
+        && p.len() != np
+    {
+        return Err(crate::error::OptimError::Input(format!(
+            "trajectory has {} parameters per step, the base vector {np}",
+            p.len()
+        )));
+    }
+    if let Some(&c) = map.channels().iter().find(|&&c| c >= np) {
+        return Err(crate::error::OptimError::Input(format!(
+            "control map drives parameter {c}, the model has {np}"
+        )));
+    }
+    Ok(())
+}
+
 /// `½‖r‖²`.
 pub fn cost(r: &[f64]) -> f64 {
     0.5 * r.iter().map(|v| v * v).sum::<f64>()
@@ -67,6 +92,7 @@ pub fn jacobian_forward(
     base: &[f64],
     objectives: &[Box<dyn Objective>],
 ) -> Result<(Vec<f64>, Vec<f64>)> {
+    check_sizes(tr, map, base)?;
     let n = tr.x[0].len();
     let np = base.len();
     let nz = map.nz();
@@ -137,6 +163,7 @@ pub fn gradient_adjoint(
     base: &[f64],
     objectives: &[Box<dyn Objective>],
 ) -> Result<(Vec<f64>, Vec<f64>)> {
+    check_sizes(tr, map, base)?;
     let kmax = tr.steps();
     let n = tr.x[0].len();
     let np = base.len();
@@ -165,7 +192,8 @@ pub fn gradient_adjoint(
         }
     }
     // Recomputed blocks are built in step order (energies may commit lagged
-    // state), then consumed backward.
+    // state), then consumed backward: the adjoint holds all K factorizations
+    // either way; Recompute only spares rollouts that need no derivative.
     let recomputed: Vec<pliant_core::StepDerivatives> = if tr.stored_derivatives(1).is_some() {
         Vec::new()
     } else {

@@ -16,7 +16,8 @@
 //! `tol · objective`, or when no trial in `max_trials` decreases it.
 
 use argmin::core::{
-    Error, IterState, Jacobian, KV, Operator, Problem, Solver, TerminationReason, TerminationStatus,
+    Error, IterState, Jacobian, KV, Operator, Problem, Solver, State, TerminationReason,
+    TerminationStatus,
 };
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
@@ -66,6 +67,26 @@ where
 {
     fn name(&self) -> &str {
         "Levenberg-Marquardt"
+    }
+
+    fn init(
+        &mut self,
+        problem: &mut Problem<O>,
+        state: IterState<DVector<f64>, (), DMatrix<f64>, (), (), f64>,
+    ) -> Result<
+        (
+            IterState<DVector<f64>, (), DMatrix<f64>, (), (), f64>,
+            Option<KV>,
+        ),
+        Error,
+    > {
+        // The starting objective, so that a zero-iteration run reports it.
+        let p = state
+            .get_param()
+            .cloned()
+            .ok_or_else(|| Error::msg("Levenberg-Marquardt needs an initial parameter vector"))?;
+        let c = half_sq(&problem.apply(&p)?);
+        Ok((state.cost(c), None))
     }
 
     fn next_iter(

@@ -62,7 +62,8 @@ pub struct ShootingStats {
     pub rollout_seconds: f64,
     /// Wall time in sensitivity/adjoint sweeps, s.
     pub derivative_seconds: f64,
-    /// Norm of the last gradient `Jᵀr` or adjoint gradient (w.r.t. `z`).
+    /// Norm of the last gradient `Jᵀr` or adjoint gradient, w.r.t. the
+    /// solver variable `w` (regularization included).
     pub last_gradient_norm: f64,
 }
 
@@ -147,7 +148,7 @@ impl Shooting {
     /// Adds the residual `√λ ρ (w − w_ref)` (see the module docs); `λ` in
     /// the units of the objective per unit of `z` squared.
     pub fn with_regularization(mut self, lambda: f64, z_ref: Vec<f64>) -> Result<Self> {
-        if z_ref.len() != self.map.nz() || lambda.is_nan() || lambda < 0.0 {
+        if z_ref.len() != self.map.nz() || !lambda.is_finite() || lambda < 0.0 {
             return Err(OptimError::Input(format!(
                 "shooting: regularization needs λ ≥ 0 and {} reference values",
                 self.map.nz()
@@ -281,11 +282,18 @@ impl Shooting {
         w: &[f64],
         f: impl FnOnce(&Trajectory, &mut Simulator) -> Result<T>,
     ) -> Result<T> {
-        self.residuals(w)?;
-        let mut inner = self.inner.lock().expect("not poisoned");
-        let Inner { sim, cache, .. } = &mut *inner;
-        let (_, tr, _) = cache.as_ref().expect("just computed");
-        f(tr, sim)
+        loop {
+            self.residuals(w)?;
+            let mut inner = self.inner.lock().expect("not poisoned");
+            let Inner { sim, cache, .. } = &mut *inner;
+            // Another thread may have replaced the cache in between: check
+            // under the same lock that it holds this `w`.
+            if let Some((cw, tr, _)) = cache.as_ref()
+                && cw == w
+            {
+                return f(tr, sim);
+            }
+        }
     }
     /// Residual Jacobian `∂r/∂w` (row-major `rows × nz`) by forward sensitivity.
     pub fn jacobian(&self, w: &[f64]) -> Result<(Vec<f64>, Vec<f64>)> {

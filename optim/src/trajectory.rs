@@ -7,10 +7,12 @@
 //! adjoint recurrences consume; with [`Memory::Recompute`] it keeps only the
 //! states and rebuilds a step's blocks on demand at the stored converged
 //! state ([`Simulator::derivatives_at`]: one Hessian assembly and
-//! factorization, no Newton solve) — bitwise the same blocks, no memory
-//! for factorizations, and rollouts that only need the objective (line
-//! searches) skip the blocks entirely. Energies that commit lagged state
-//! see the steps replayed; the sweeps ask for them in step order.
+//! factorization, no Newton solve) — bitwise the same blocks for every
+//! energy whose lagged quantities depend only on the step's start state
+//! (all built-in energies; an energy that carries committed state from step
+//! to step needs [`Memory::Store`]), no memory for factorizations in the
+//! forward sweep, and rollouts that only need the objective (line searches)
+//! skip the blocks entirely.
 
 use crate::error::{OptimError, Result};
 use pliant_core::{Simulator, StepDerivatives};
