@@ -111,11 +111,11 @@ fn main() -> anyhow::Result<()> {
     match a.which.as_str() {
         "tripod" => {
             let s = GaitSetup::tripod_walk()?;
-            run(&s, &vec![0.002; s.gait.nz()], a.iters, &a.out)?;
+            run(&s, &s.default_z0()?, a.iters, &a.out)?;
         }
         "puppy" => {
             let s = GaitSetup::puppy_walk(true)?;
-            run(&s, &vec![0.002; s.gait.nz()], a.iters, &a.out)?;
+            run(&s, &s.default_z0()?, a.iters, &a.out)?;
         }
         "turn" => {
             let sym = GaitSetup::puppy_walk(true)?;

@@ -12,7 +12,8 @@
 //! decrease. With bounds, variables on a bound whose gradient pushes
 //! outward are held fixed and every trial is projected onto the box, so all
 //! iterates are feasible.
-//! It stops when an accepted step lowers the objective by less than
+//! It stops when a step accepted at the first trial (the model is trusted,
+//! the damping did not have to grow) lowers the objective by less than
 //! `tol · objective`, or when no trial in `max_trials` decreases it.
 
 use argmin::core::{
@@ -168,7 +169,7 @@ where
         let kv = argmin::kv!("mu" => self.mu; "trials" => trials as u64;);
         match accepted {
             Some((trial, ct)) => {
-                self.converged = c0 - ct < self.tol * c0;
+                self.converged = trials == 1 && c0 - ct < self.tol * c0;
                 Ok((state.param(trial).cost(ct).jacobian(j), Some(kv)))
             }
             None => {
