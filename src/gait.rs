@@ -688,7 +688,8 @@ impl OptimizeSpec {
 }
 
 /// The built-in demo's gait: the Tripod on a short horizon (6 preparatory
-/// steps, two cycles of 24), 3 Levenberg–Marquardt iterations.
+/// steps, two cycles of 24) from the walking-like start, 6
+/// Levenberg–Marquardt iterations.
 pub fn demo_spec() -> OptimizeSpec {
     OptimizeSpec {
         name: Some("demo_tripod".into()),
@@ -702,7 +703,7 @@ pub fn demo_spec() -> OptimizeSpec {
         keyframes: 4,
         weights: Weights::default(),
         method: default_method(),
-        iterations: 3,
-        z0: Some(vec![0.004, 0.0, 0.004, 0.008, 0.0, 0.004, 0.008, 0.004]),
+        iterations: 6,
+        z0: None,
     }
 }
