@@ -9,11 +9,11 @@
 //!   `u(s) = u_i H₀(s) + u_{i+1} H₁(s)`, `H₀ = 1 − 3s² + 2s³`, `H₁ = 3s² − 2s³`,
 //!   a convex combination, so bounds on `z` are bounds on `u`;
 //! - **phases** — the layout of eq. 12, `u = (u_prep, u_cycle, u_cycle)`:
-//!   a preparatory phase, then copies of the periodic cycle. Here the
+//!   a preparatory phase, then copies of the periodic cycle. The
 //!   preparatory phase is one zero-tangent segment from rest (`u = 0`) to
-//!   the cycle's first keyframe — a shaped ramp with no parameters of its
-//!   own, where the paper optimizes `u_prep` too (e.g. the Puppy lifting a
-//!   hind leg before walking);
+//!   the cycle's first keyframe, with no parameters of its own — which is
+//!   what the paper's count allows (4 keyframes × 8 motors = 32 values in
+//!   `z`, §IV);
 //! - **tendon pairs** — a motor drives several channels with one signal;
 //! - **bilateral symmetry** (§III-B.3) — a mirrored motor repeats its
 //!   partner's cycle shifted by half a period (its keyframes are the partner's
