@@ -198,6 +198,7 @@ impl Assembler {
         self.vals[..ne]
             .par_chunks_mut(4096)
             .zip(self.slots.par_chunks(4096))
+            .with_min_len(64)
             .for_each(|(v, sl)| {
                 for (vi, &si) in v.iter_mut().zip(sl) {
                     *vi = scale * hess[si];
