@@ -219,6 +219,12 @@ pub fn optimize(
         max_iters: settings.max_iters,
     });
     let solver_err = |e: ArgminError| OptimError::Solver(e.to_string());
+    let run = Run {
+        w0: &w0,
+        max_iters: settings.max_iters,
+        observer,
+        checkpoint,
+    };
     let (problem, w, objective, iterations, termination) = match settings.method {
         Method::GaussNewton { tol } => {
             // Halve the step per trial (argmin's default shrinks by 0.9,
@@ -229,81 +235,21 @@ pub fn optimize(
             let solver = GaussNewtonLS::new(ls)
                 .with_tolerance(tol)
                 .map_err(solver_err)?;
-            let mut ex = Executor::new(problem, solver)
-                .configure(|s| s.param(w0.clone()).max_iters(settings.max_iters))
-                .add_observer(observer, ObserverMode::Always);
-            if let Some(c) = checkpoint {
-                ex = ex.checkpointing(c);
-            }
-            let res = ex.run().map_err(solver_err)?;
-            let st = res.state();
-            let w = st.get_best_param().cloned().unwrap_or(w0.clone());
-            let (obj, it, term) = (
-                st.get_best_cost(),
-                st.get_iter(),
-                st.get_termination_status().to_string(),
-            );
-            (
-                res.problem.problem.expect("problem returned"),
-                w,
-                obj,
-                it,
-                term,
-            )
+            run.execute(problem, solver)?
         }
         Method::LevenbergMarquardt { tol } => {
             let mut solver = LevenbergMarquardt::new(1.0, tol);
             if let Some((lo, hi)) = lm_bounds {
                 solver = solver.with_bounds(lo, hi);
             }
-            let mut ex = Executor::new(problem, solver)
-                .configure(|s| s.param(w0.clone()).max_iters(settings.max_iters))
-                .add_observer(observer, ObserverMode::Always);
-            if let Some(c) = checkpoint {
-                ex = ex.checkpointing(c);
-            }
-            let res = ex.run().map_err(solver_err)?;
-            let st = res.state();
-            let w = st.get_best_param().cloned().unwrap_or(w0.clone());
-            let (obj, it, term) = (
-                st.get_best_cost(),
-                st.get_iter(),
-                st.get_termination_status().to_string(),
-            );
-            (
-                res.problem.problem.expect("problem returned"),
-                w,
-                obj,
-                it,
-                term,
-            )
+            run.execute(problem, solver)?
         }
         Method::Lbfgs { memory, tol_grad } => {
             let ls = MoreThuenteLineSearch::new();
             let solver: LBFGS<_, DVector<f64>, DVector<f64>, f64> = LBFGS::new(ls, memory)
                 .with_tolerance_grad(tol_grad)
                 .map_err(solver_err)?;
-            let mut ex = Executor::new(problem, solver)
-                .configure(|s| s.param(w0.clone()).max_iters(settings.max_iters))
-                .add_observer(observer, ObserverMode::Always);
-            if let Some(c) = checkpoint {
-                ex = ex.checkpointing(c);
-            }
-            let res = ex.run().map_err(solver_err)?;
-            let st = res.state();
-            let w = st.get_best_param().cloned().unwrap_or(w0.clone());
-            let (obj, it, term) = (
-                st.get_best_cost(),
-                st.get_iter(),
-                st.get_termination_status().to_string(),
-            );
-            (
-                res.problem.problem.expect("problem returned"),
-                w,
-                obj,
-                it,
-                term,
-            )
+            run.execute(problem, solver)?
         }
     };
     let shooting = problem.inner;
@@ -325,6 +271,56 @@ pub fn optimize(
         },
         shooting,
     ))
+}
+
+/// What every solver's executor gets: start, budget, observer, checkpoint.
+struct Run<'a> {
+    w0: &'a DVector<f64>,
+    max_iters: u64,
+    observer: Progress,
+    checkpoint: Option<Resumable>,
+}
+
+impl Run<'_> {
+    /// Runs `solver` on `problem`; returns the problem, the best parameters,
+    /// their cost (as the solver reports it), the iteration count and why it
+    /// stopped.
+    fn execute<S, G, J, H>(
+        self,
+        problem: StatsMirror,
+        solver: S,
+    ) -> Result<(StatsMirror, DVector<f64>, f64, u64, String)>
+    where
+        S: argmin::core::Solver<StatsMirror, IterState<DVector<f64>, G, J, H, (), f64>>
+            + Serialize
+            + DeserializeOwned
+            + 'static,
+        IterState<DVector<f64>, G, J, H, (), f64>:
+            State<Param = DVector<f64>, Float = f64> + Serialize + DeserializeOwned + 'static,
+    {
+        let solver_err = |e: ArgminError| OptimError::Solver(e.to_string());
+        let w0 = self.w0.clone();
+        let max_iters = self.max_iters;
+        let mut ex = Executor::new(problem, solver)
+            .configure(|s| s.param(w0.clone()).max_iters(max_iters))
+            .add_observer(self.observer, ObserverMode::Always);
+        if let Some(c) = self.checkpoint {
+            ex = ex.checkpointing(c);
+        }
+        let res = ex.run().map_err(solver_err)?;
+        let st = res.state();
+        let w = st.get_best_param().cloned().unwrap_or(w0);
+        let (obj, it, term) = (
+            st.get_best_cost(),
+            st.get_iter(),
+            st.get_termination_status().to_string(),
+        );
+        let problem = res
+            .problem
+            .problem
+            .ok_or_else(|| OptimError::Solver("argmin did not return the problem".into()))?;
+        Ok((problem, w, obj, it, term))
+    }
 }
 
 /// Forwards to the problem and mirrors its counters for the observer.
