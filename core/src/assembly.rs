@@ -47,6 +47,8 @@ pub struct Assembler {
     symbolic: SymbolicSparseColMat<usize>,
     argsort: Argsort<usize>,
     vals: Vec<f64>,
+    /// Each energy's [`crate::Energy::structure_version`] when the pattern was built.
+    versions: Vec<u64>,
 }
 
 impl Assembler {
@@ -121,7 +123,23 @@ impl Assembler {
             slots,
             symbolic,
             argsort,
+            versions: model
+                .energies
+                .iter()
+                .map(|e| e.structure_version())
+                .collect(),
         })
+    }
+
+    /// Whether the pattern still matches the energies' element sets (no
+    /// energy changed its [`crate::Energy::structure_version`] since).
+    pub fn is_current(&self, model: &Model) -> bool {
+        self.versions.len() == model.energies.len()
+            && model
+                .energies
+                .iter()
+                .zip(&self.versions)
+                .all(|(e, &v)| e.structure_version() == v)
     }
 
     /// Number of DOFs.

@@ -81,6 +81,16 @@ pub trait Energy: Send + Sync + std::fmt::Debug {
     /// simulator keeps its state but energies keep what they committed.)
     fn end_step(&mut self, _q: &[f64], _p: &[f64]) {}
 
+    /// A counter that changes whenever [`Energy::begin_step`] changed the
+    /// shape of the element set (number of elements or their stencils), as
+    /// a contact energy does when its broad phase finds new candidate pairs.
+    /// The simulator then rebuilds the sparsity pattern and the symbolic
+    /// factorization before the step. Energies with a fixed element set keep
+    /// the default.
+    fn structure_version(&self) -> u64 {
+        0
+    }
+
     /// Total energy, J. An override must sum in an order that does not
     /// depend on the thread count (results are bitwise reproducible).
     fn value(&self, s: &EvalState) -> f64 {

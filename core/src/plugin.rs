@@ -45,12 +45,12 @@ use std::sync::{Mutex, OnceLock};
 use thiserror::Error;
 
 /// Revision of the plugin calling convention (bump on any change to it).
-pub const ABI_REVISION: u32 = 1;
+pub const ABI_REVISION: u32 = 2;
 
 /// The tag both sides must agree on, NUL-terminated: ABI revision,
 /// pliant-core version and source hash, rustc version, target, panic strategy.
 pub const ABI_TAG: &str = concat!(
-    "pliant-plugin-abi 1; pliant-core ",
+    "pliant-plugin-abi 2; pliant-core ",
     env!("CARGO_PKG_VERSION"),
     " (source ",
     env!("PLIANT_SOURCE_HASH"),
@@ -380,6 +380,12 @@ impl Energy for RuntimeEnergy {
     fn end_step(&mut self, q: &[f64], p: &[f64]) {
         self.inner.end_step(q, p)
     }
+    fn structure_version(&self) -> u64 {
+        self.inner.structure_version()
+    }
+    fn observables(&self, s: &EvalState) -> Vec<(String, f64)> {
+        self.inner.observables(s)
+    }
     fn value(&self, s: &EvalState) -> f64 {
         self.inner.value(s)
     }
@@ -515,6 +521,16 @@ impl Energy for PanicGuard {
             );
             self.poisoned.store(true, Ordering::Relaxed);
         }
+    }
+    fn structure_version(&self) -> u64 {
+        self.inner.structure_version()
+    }
+    fn observables(&self, s: &EvalState) -> Vec<(String, f64)> {
+        if self.poisoned.load(Ordering::Relaxed) {
+            return Vec::new();
+        }
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.inner.observables(s)))
+            .unwrap_or_default()
     }
     fn value(&self, s: &EvalState) -> f64 {
         let mut v = [0.0];

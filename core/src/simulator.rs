@@ -476,6 +476,7 @@ impl Simulator {
         for e in self.model.energies.iter_mut() {
             e.begin_step(q0, p, h, t0);
         }
+        self.refresh_structure()?;
         match self.single(q0, v0, t0, h, p) {
             Ok((q, v, stats)) => {
                 for e in self.model.energies.iter_mut() {
@@ -509,6 +510,18 @@ impl Simulator {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// Rebuilds the sparsity pattern and the symbolic factorization when an
+    /// energy's element set changed shape in `begin_step` (contact pairs).
+    fn refresh_structure(&mut self) -> Result<()> {
+        if !self.asm.is_current(&self.model) {
+            let asm = Assembler::new(&self.model)?;
+            debug_assert_eq!(asm.free_dofs(), self.free_dofs.as_slice());
+            self.solver = LinearSolver::new(asm.symbolic())?;
+            self.asm = asm;
+        }
+        Ok(())
     }
 
     /// One step of size `h` from `(q0, v0)` at `t0`.
@@ -650,6 +663,7 @@ impl Simulator {
         for e in self.model.energies.iter_mut() {
             e.begin_step(x_prev, p, self.dt, t_prev);
         }
+        self.refresh_structure()?;
         let d = self.derivatives(x, x_prev, v_prev, t_prev, p)?;
         for e in self.model.energies.iter_mut() {
             e.end_step(x, p);

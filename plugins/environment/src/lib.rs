@@ -12,17 +12,21 @@
 //! against the dual-number fallback and finite differences with
 //! [`pliant_core::derivcheck`].
 
+pub mod broad_phase;
 pub mod damping;
 pub mod gravity;
 pub mod ground;
 /// The penalty functions, shared with other plugins through core.
 pub use pliant_core::penalty;
+pub mod rod_contact;
+pub mod segment_distance;
 pub mod spring;
 mod vec3;
 
 pub use damping::ViscousDamping;
 pub use gravity::Gravity;
 pub use ground::{Friction, Ground, NormalLaw};
+pub use rod_contact::{ContactFriction, RodContact};
 pub use spring::{Spring, Springs};
 
 /// Call once from a binary so the linker keeps this crate's energy

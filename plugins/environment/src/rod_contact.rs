@@ -1,0 +1,466 @@
+//! Implicit rod–rod contact (IMC, MAT-DiSMech §4) with Coulomb friction.
+//!
+//! For every pair of non-adjacent edges whose shortest distance `Δ` (m,
+//! Lumelsky's algorithm, [`crate::segment_distance`]) is near `2r₀`, the
+//! contact energy (J) is
+//!
+//! `E = k_c (ln(1 + e^{K₁(2r₀ − Δ)})/K₁)²`, `K₁ = 15/δ`,
+//!
+//! with `k_c` in J/m². This is the middle branch of eq. 21 used everywhere:
+//! eq. 21's outer branches are its asymptotes (`(2r₀ − Δ)²` deep inside,
+//! `0` far away), and using the smooth form throughout keeps the energy
+//! continuous and twice differentiable (eq. 21 switches branches with jumps
+//! of order `e^{−15}`). Pairs beyond `Δ = 2r₀ + 40/K₁`, where the energy is
+//! below `10⁻³⁴ k_c δ²`, are skipped.
+//!
+//! Friction (eq. 23) is a dissipation potential with the contact force and
+//! the contact geometry lagged on the previous state (as for the ground):
+//! `D = h μ N_{k−1} Φ(‖u_t‖)`, where `N_{k−1} = k_c |∂E/∂Δ|` at the previous
+//! state, `u_t` is the tangential relative velocity (m/s) of the two closest
+//! points (their parameters `s, t` and the normal taken at the previous
+//! state), and `Φ' = tanh(K₂ ‖u‖/2) = γ` of eq. 23 with `K₂ = 15/ν`.
+//!
+//! Candidate pairs are collected at the start of every step by a hash-grid
+//! broad phase ([`crate::broad_phase`]) within the contact band plus a
+//! margin; the energy then reports a new
+//! [`Energy::structure_version`] so the simulator rebuilds its sparsity
+//! pattern. Edges closer along the rod than `2r₀ + δ` at rest (in particular
+//! edges sharing a node) never form pairs.
+
+use crate::broad_phase::close_pairs;
+use crate::segment_distance::segment_closest;
+use crate::vec3::{dot, load, sub};
+use pliant_core::element::{Ctx, Element, ElementSet, Elements};
+use pliant_core::energy::{BindInfo, Energy, EvalState};
+use pliant_core::error::{CoreError, Result};
+use pliant_core::num_dual::DualNum;
+use pliant_core::penalty::{coulomb_potential, log_exp, softplus};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+
+/// Coulomb friction between rods in contact (eq. 23).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactFriction {
+    /// Friction coefficient μ (dimensionless).
+    pub mu: f64,
+    /// Slip velocity ν (m/s) beyond which the contact slides: `K₂ = 15/ν`.
+    pub slip_velocity: f64,
+}
+
+/// Constants shared by every pair.
+#[derive(Debug, Clone, Copy)]
+struct Law {
+    two_r0: f64,
+    k1: f64,
+    k: f64,
+    mu: f64,
+    k2: f64,
+    /// Distance (m) beyond which a pair contributes nothing.
+    cutoff: f64,
+    /// Regularization of the distance at zero (m).
+    eps: f64,
+}
+
+impl Law {
+    fn distance<T: DualNum<f64> + Copy>(&self, x: &[T; 12]) -> (T, T, T, [T; 3]) {
+        let (a, b, c, d) = (load(x, 0, 3), load(x, 3, 3), load(x, 6, 3), load(x, 9, 3));
+        let (s, t, d2) = segment_closest(&a, &b, &c, &d);
+        let gap: [T; 3] =
+            std::array::from_fn(|k| a[k] + (b[k] - a[k]) * s - c[k] - (d[k] - c[k]) * t);
+        (s, t, (d2 + self.eps * self.eps).sqrt(), gap)
+    }
+    /// `|∂E/∂Δ|` (N): the normal contact force of the pair.
+    fn normal_force<T: DualNum<f64> + Copy>(&self, delta: T) -> T {
+        // d/dΔ (sp(z)/K)² with z = K(2r₀ − Δ): −2 sp(z) σ(z)/K.
+        let z = (delta - self.two_r0) * (-self.k1);
+        let sig = if z.re() >= 0.0 {
+            ((-z).exp() + 1.0).recip()
+        } else {
+            z.exp() / (z.exp() + 1.0)
+        };
+        softplus(z) * sig * (2.0 * self.k / self.k1)
+    }
+}
+
+/// One candidate pair: edge `a–b` and edge `c–d` (12 DOFs).
+#[derive(Debug, Clone)]
+struct PairEl<const F: bool> {
+    dofs: [usize; 12],
+    law: Law,
+}
+
+impl<const F: bool> Element<12, 0> for PairEl<F> {
+    const HISTORY: bool = F;
+    fn dofs(&self) -> [usize; 12] {
+        self.dofs
+    }
+    fn params(&self) -> [usize; 0] {
+        []
+    }
+    fn energy<T: DualNum<f64> + Copy>(&self, x: &[T; 12], xp: &[T; 12], _: &[T; 0], c: &Ctx) -> T {
+        let law = &self.law;
+        let (_, _, delta, _) = law.distance(x);
+        let mut e = if delta.re() < law.cutoff {
+            log_exp(delta - law.two_r0, law.k1) * law.k
+        } else {
+            T::from(0.0)
+        };
+        if !F {
+            return e;
+        }
+        let (sp, tp, dp, gp) = law.distance(xp);
+        if dp.re() >= law.cutoff {
+            return e;
+        }
+        let n: [T; 3] = gp.map(|g| g / dp);
+        let point = |y: &[T; 12], s: T, t: T| -> [T; 3] {
+            let (a, b, c, d) = (load(y, 0, 3), load(y, 3, 3), load(y, 6, 3), load(y, 9, 3));
+            std::array::from_fn(|k| a[k] + (b[k] - a[k]) * s - c[k] - (d[k] - c[k]) * t)
+        };
+        let du = sub(&point(x, sp, tp), &point(xp, sp, tp));
+        let un = dot(&du, &n);
+        let dt: [T; 3] = std::array::from_fn(|k| du[k] - n[k] * un);
+        let r = dot(&dt, &dt) / (c.h * c.h);
+        e += law.normal_force(dp) * coulomb_potential(r, law.k2) * (c.h * law.mu);
+        e
+    }
+}
+
+/// Rod–rod self-contact and friction on a set of edges (3-D models).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RodContact {
+    /// Edges that can touch, as node pairs.
+    pub edges: Vec<[usize; 2]>,
+    /// Rod radius r₀ (m): edges touch when their distance is below 2r₀.
+    pub radius: f64,
+    /// Contact distance tolerance δ (m): `K₁ = 15/δ`.
+    pub delta: f64,
+    /// Contact stiffness k_c (J/m²).
+    pub stiffness: f64,
+    /// Friction between touching edges; none by default.
+    #[serde(default)]
+    pub friction: Option<ContactFriction>,
+    /// Extra search distance (m) for the step-start broad phase; by default
+    /// r₀ plus twice the largest node displacement of the previous step.
+    #[serde(default)]
+    pub margin: Option<f64>,
+    /// Prefix of the observables (`NAME.pairs`, `NAME.min_gap`).
+    #[serde(default = "default_name")]
+    pub name: String,
+    #[serde(skip)]
+    bound: Option<Bound>,
+}
+
+fn default_name() -> String {
+    "rod_contact".into()
+}
+
+struct Bound {
+    law: Law,
+    edge_dofs: Vec<[usize; 6]>,
+    excluded: HashSet<(usize, usize)>,
+    pairs: Vec<(usize, usize)>,
+    set: Box<dyn ElementSet>,
+    version: u64,
+    /// Largest node displacement (m) of the last committed step.
+    last_move: f64,
+    /// State at the last committed step.
+    last_q: Vec<f64>,
+}
+
+impl std::fmt::Debug for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} edges, {} candidate pairs",
+            self.edge_dofs.len(),
+            self.pairs.len()
+        )
+    }
+}
+
+impl RodContact {
+    /// Contact on `edges` of radius `radius` (m), tolerance `delta` (m) and
+    /// stiffness `stiffness` (J/m²), frictionless.
+    pub fn new(edges: Vec<[usize; 2]>, radius: f64, delta: f64, stiffness: f64) -> Self {
+        Self {
+            edges,
+            radius,
+            delta,
+            stiffness,
+            friction: None,
+            margin: None,
+            name: default_name(),
+            bound: None,
+        }
+    }
+
+    /// Adds Coulomb friction (eq. 23).
+    pub fn with_friction(mut self, mu: f64, slip_velocity: f64) -> Self {
+        self.friction = Some(ContactFriction { mu, slip_velocity });
+        self
+    }
+
+    /// The current candidate pairs (edge indices).
+    pub fn pairs(&self) -> &[(usize, usize)] {
+        self.bound.as_ref().map_or(&[], |b| &b.pairs)
+    }
+
+    fn bound(&self) -> &Bound {
+        self.bound
+            .as_ref()
+            .expect("rod_contact used before Model::build bound it")
+    }
+
+    fn segments(&self, q: &[f64]) -> Vec<([f64; 3], [f64; 3])> {
+        self.bound()
+            .edge_dofs
+            .iter()
+            .map(|d| {
+                (
+                    std::array::from_fn(|k| q[d[k]]),
+                    std::array::from_fn(|k| q[d[3 + k]]),
+                )
+            })
+            .collect()
+    }
+
+    /// Candidate pairs within the contact band plus `margin` at state `q`.
+    fn candidates(&self, q: &[f64], margin: f64) -> Vec<(usize, usize)> {
+        let b = self.bound();
+        close_pairs(&self.segments(q), b.law.cutoff + margin)
+            .into_iter()
+            .filter(|p| !b.excluded.contains(p))
+            .collect()
+    }
+
+    fn build_set(
+        law: Law,
+        edge_dofs: &[[usize; 6]],
+        pairs: &[(usize, usize)],
+    ) -> Box<dyn ElementSet> {
+        let dofs = |&(i, j): &(usize, usize)| {
+            std::array::from_fn(|k| {
+                if k < 6 {
+                    edge_dofs[i][k]
+                } else {
+                    edge_dofs[j][k - 6]
+                }
+            })
+        };
+        if law.mu > 0.0 {
+            Box::new(Elements::new(
+                pairs
+                    .iter()
+                    .map(|p| PairEl::<true> { dofs: dofs(p), law })
+                    .collect(),
+            ))
+        } else {
+            Box::new(Elements::new(
+                pairs
+                    .iter()
+                    .map(|p| PairEl::<false> { dofs: dofs(p), law })
+                    .collect(),
+            ))
+        }
+    }
+}
+
+/// Edge pairs closer than `reach` (m) along the rod network at rest.
+fn excluded_pairs(edges: &[[usize; 2]], rest: &[f64], reach: f64) -> HashSet<(usize, usize)> {
+    let mut at: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (e, &[a, b]) in edges.iter().enumerate() {
+        at.entry(a).or_default().push(e);
+        at.entry(b).or_default().push(e);
+    }
+    let mut out = HashSet::new();
+    for (i, &[a, b]) in edges.iter().enumerate() {
+        // Dijkstra-like sweep from both ends, limited to `reach`.
+        let mut dist: BTreeMap<usize, f64> = BTreeMap::from([(a, 0.0), (b, 0.0)]);
+        let mut front = vec![a, b];
+        while let Some(n) = front.pop() {
+            let dn = dist[&n];
+            for &e in &at[&n] {
+                if e > i {
+                    out.insert((i, e));
+                } else if e < i {
+                    out.insert((e, i));
+                }
+                let [p, q] = edges[e];
+                let m = if p == n { q } else { p };
+                let dm = dn + rest[e];
+                if dm < reach && dist.get(&m).is_none_or(|&d| dm < d) {
+                    dist.insert(m, dm);
+                    front.push(m);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[typetag::serde(name = "rod_contact")]
+impl Energy for RodContact {
+    fn bind(&mut self, info: &BindInfo) -> Result<()> {
+        let ctx = "rod_contact";
+        if info.layout.dim() != 3 {
+            return Err(CoreError::Model(format!("{ctx}: needs a 3-D model")));
+        }
+        for (what, v) in [
+            ("radius (m)", self.radius),
+            ("delta (m)", self.delta),
+            ("stiffness (J/m²)", self.stiffness),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(CoreError::Model(format!(
+                    "{ctx}: {what} must be positive, got {v}"
+                )));
+            }
+        }
+        let (mu, k2) = match self.friction {
+            None => (0.0, 0.0),
+            Some(f) if f.mu >= 0.0 && f.slip_velocity > 0.0 && f.slip_velocity.is_finite() => {
+                (f.mu, 15.0 / f.slip_velocity)
+            }
+            Some(f) => {
+                return Err(CoreError::Model(format!(
+                    "{ctx}.friction: μ must be ≥ 0 and the slip velocity positive, got μ = {}, ν = {} m/s",
+                    f.mu, f.slip_velocity
+                )));
+            }
+        };
+        if let Some(m) = self.margin
+            && !(m.is_finite() && m >= 0.0)
+        {
+            return Err(CoreError::Model(format!(
+                "{ctx}: margin must be ≥ 0 m, got {m}"
+            )));
+        }
+        let mut edge_dofs = Vec::with_capacity(self.edges.len());
+        let mut rest = Vec::with_capacity(self.edges.len());
+        for (e, &[a, b]) in self.edges.iter().enumerate() {
+            let mut d = [0; 6];
+            info.layout
+                .node_dofs(a, &mut d[..3], &format!("{ctx}.edges[{e}][0]"))?;
+            info.layout
+                .node_dofs(b, &mut d[3..], &format!("{ctx}.edges[{e}][1]"))?;
+            let l = (0..3)
+                .map(|k| (info.q0[d[3 + k]] - info.q0[d[k]]).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            if l.is_nan() || l <= 0.0 {
+                return Err(CoreError::Model(format!(
+                    "{ctx}.edges[{e}]: nodes {a} and {b} coincide (zero-length edge)"
+                )));
+            }
+            edge_dofs.push(d);
+            rest.push(l);
+        }
+        let k1 = 15.0 / self.delta;
+        let law = Law {
+            two_r0: 2.0 * self.radius,
+            k1,
+            k: self.stiffness,
+            mu,
+            k2,
+            cutoff: 2.0 * self.radius + 40.0 / k1,
+            eps: 1e-6 * self.radius,
+        };
+        let excluded = excluded_pairs(&self.edges, &rest, 2.0 * self.radius + self.delta);
+        self.bound = Some(Bound {
+            law,
+            set: Self::build_set(law, &edge_dofs, &[]),
+            edge_dofs,
+            excluded,
+            pairs: Vec::new(),
+            version: 0,
+            last_move: 0.0,
+            last_q: info.q0.to_vec(),
+        });
+        let pairs = self.candidates(info.q0, self.margin.unwrap_or(self.radius));
+        let b = self.bound.as_mut().expect("just bound");
+        b.set = Self::build_set(law, &b.edge_dofs, &pairs);
+        b.pairs = pairs;
+        Ok(())
+    }
+
+    fn elements(&self) -> &dyn ElementSet {
+        self.bound().set.as_ref()
+    }
+
+    fn begin_step(&mut self, q_prev: &[f64], _p: &[f64], _dt: f64, _t: f64) {
+        let b = self.bound();
+        let margin = self.margin.unwrap_or(self.radius + 2.0 * b.last_move);
+        let pairs = self.candidates(q_prev, margin);
+        let b = self.bound.as_mut().expect("bound");
+        if pairs != b.pairs {
+            b.set = Self::build_set(b.law, &b.edge_dofs, &pairs);
+            b.pairs = pairs;
+            b.version += 1;
+        }
+    }
+
+    fn end_step(&mut self, q: &[f64], _p: &[f64]) {
+        let b = self.bound.as_mut().expect("bound");
+        let mut m: f64 = 0.0;
+        for d in &b.edge_dofs {
+            for node in [&d[..3], &d[3..]] {
+                let s: f64 = node.iter().map(|&i| (q[i] - b.last_q[i]).powi(2)).sum();
+                m = m.max(s.sqrt());
+            }
+        }
+        b.last_move = m;
+        b.last_q.copy_from_slice(q);
+        // A pair that reached the contact band without being a candidate
+        // was missed this step: say so (the next step will include it).
+        let now = self.candidates(q, 0.0);
+        let b = self.bound();
+        let segs = self.segments(q);
+        for p in now {
+            if b.pairs.binary_search(&p).is_err() {
+                let (s0, s1) = (&segs[p.0], &segs[p.1]);
+                let d = crate::segment_distance::segment_distance(&s0.0, &s0.1, &s1.0, &s1.1);
+                if d < b.law.cutoff {
+                    log::warn!(
+                        "{}: edges {} and {} came within {d:.3e} m without being a contact candidate; set a larger `margin`",
+                        self.name,
+                        p.0,
+                        p.1
+                    );
+                }
+            }
+        }
+    }
+
+    fn structure_version(&self) -> u64 {
+        self.bound().version
+    }
+
+    fn observables(&self, s: &EvalState) -> Vec<(String, f64)> {
+        let b = self.bound();
+        let segs = self.segments(s.q);
+        let mut min_gap = f64::INFINITY;
+        let mut touching = 0;
+        for &(i, j) in &b.pairs {
+            let d = crate::segment_distance::segment_distance(
+                &segs[i].0, &segs[i].1, &segs[j].0, &segs[j].1,
+            );
+            min_gap = min_gap.min(d - b.law.two_r0);
+            if d < b.law.two_r0 + self.delta {
+                touching += 1;
+            }
+        }
+        vec![
+            (format!("{}.pairs", self.name), touching as f64),
+            (format!("{}.min_gap", self.name), min_gap),
+        ]
+    }
+}
+
+pliant_core::register_energy!(
+    "rod_contact",
+    "implicit rod–rod contact (IMC, MAT-DiSMech eq. 21) on `edges` of `radius` r₀ (m) with tolerance `delta` (m) and `stiffness` (J/m²); optional Coulomb `friction` {mu, slip_velocity} (eq. 23)",
+    r#"{"type": "rod_contact", "edges": [[0, 1], [2, 3]], "radius": 0.001, "delta": 0.0005, "stiffness": 1000.0}"#
+);
