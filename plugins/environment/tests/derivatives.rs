@@ -4,7 +4,10 @@
 
 use pliant_core::derivcheck::{Rng, Tolerances, check};
 use pliant_core::{Energy, EvalState, Model, ModelBuilder, ParamChannel, ParamKind};
-use pliant_environment::{Friction, Gravity, Ground, NormalLaw, Spring, Springs, ViscousDamping};
+use pliant_environment::{
+    Friction, Gravity, Ground, NormalLaw, ResistiveForce, SphereContact, Spring, Springs,
+    ViscousDamping,
+};
 
 /// A small 2-D or 3-D model: `n` nodes near the plane z = 0 (y = 0 in 2-D),
 /// one control channel `u`.
@@ -124,6 +127,43 @@ fn gravity_and_buoyancy_derivatives() {
 fn damping_derivatives() {
     let m = model(3, vec![Box::new(ViscousDamping::uniform(0.3))]);
     check_all(&m, &Tolerances::default(), "damping");
+}
+
+#[test]
+fn resistive_force_derivatives() {
+    let edges = vec![[0, 1], [1, 2], [2, 3], [3, 4]];
+    let m = model(
+        3,
+        vec![
+            Box::new(ResistiveForce::new(edges.clone(), 0.01, 0.1)),
+            Box::new(ResistiveForce::new(edges, 0.3, 0.05)),
+        ],
+    );
+    check_all(&m, &Tolerances::default(), "rft");
+}
+
+#[test]
+fn sphere_contact_derivatives() {
+    // Place the sphere so that node 0 sits inside the contact band.
+    let q0 = model(3, vec![]).q0;
+    let (radius, node_radius, delta) = (0.04, 0.002, 5e-3);
+    let centre = [q0[0], q0[1], q0[2] - (radius + node_radius + 0.3 * delta)];
+    // Slip velocity as in the ground checks: the FD step must resolve the
+    // stick–slip transition (width ≈ 2ν/15).
+    for (mu, slip) in [(0.0, None), (0.4, Some(0.05))] {
+        let mut c = SphereContact::new(centre, radius, 2000.0, delta);
+        c.node_radius = node_radius;
+        c.mu = mu;
+        c.slip_velocity = slip;
+        let m = model(3, vec![Box::new(c)]);
+        // K₁ = 3000/m: a smaller FD step keeps the truncation error (∝ K₁²h²)
+        // below the tolerance.
+        let tol = Tolerances {
+            step: 1e-7,
+            ..Tolerances::default()
+        };
+        check_all(&m, &tol, &format!("sphere μ = {mu}"));
+    }
 }
 
 fn ground_laws() -> Vec<NormalLaw> {
