@@ -81,6 +81,26 @@ pub trait Energy: Send + Sync + std::fmt::Debug {
     /// simulator keeps its state but energies keep what they committed.)
     fn end_step(&mut self, _q: &[f64], _p: &[f64]) {}
 
+    /// Quantities the energy carries from step to step (committed in
+    /// [`Energy::end_step`]), such as rod reference frames, as a flat
+    /// snapshot; empty for energies that carry nothing (the default).
+    /// Rollouts record it per step so derivative blocks recomputed at a
+    /// stored step see exactly what the step saw.
+    fn carried_state(&self) -> Vec<f64> {
+        Vec::new()
+    }
+
+    /// Restores a snapshot taken by [`Energy::carried_state`].
+    fn restore_carried_state(&mut self, _snapshot: &[f64]) -> Result<()> {
+        Ok(())
+    }
+
+    /// The simulator's state was set from outside to `q` (a new rollout):
+    /// re-derive carried quantities for `q` from the bound (initial) data
+    /// only, so that every run started from the same state behaves the
+    /// same. Energies that carry nothing ignore it.
+    fn reset(&mut self, _q: &[f64]) {}
+
     /// A counter that changes whenever [`Energy::begin_step`] changed the
     /// shape of the element set (number of elements or their stencils), as
     /// a contact energy does when its broad phase finds new candidate pairs.

@@ -386,6 +386,15 @@ impl Energy for RuntimeEnergy {
     fn observables(&self, s: &EvalState) -> Vec<(String, f64)> {
         self.inner.observables(s)
     }
+    fn carried_state(&self) -> Vec<f64> {
+        self.inner.carried_state()
+    }
+    fn restore_carried_state(&mut self, snapshot: &[f64]) -> Result<()> {
+        self.inner.restore_carried_state(snapshot)
+    }
+    fn reset(&mut self, q: &[f64]) {
+        self.inner.reset(q)
+    }
     fn value(&self, s: &EvalState) -> f64 {
         self.inner.value(s)
     }
@@ -517,6 +526,34 @@ impl Energy for PanicGuard {
         {
             log::error!(
                 "plugin energy `{name}` panicked in end_step: {}",
+                panic_message(&e)
+            );
+            self.poisoned.store(true, Ordering::Relaxed);
+        }
+    }
+    fn carried_state(&self) -> Vec<f64> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.inner.carried_state()))
+            .unwrap_or_default()
+    }
+    fn restore_carried_state(&mut self, snapshot: &[f64]) -> Result<()> {
+        let name = self.name.clone();
+        let inner = &mut self.inner;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            inner.restore_carried_state(snapshot)
+        }))
+        .unwrap_or_else(|e| {
+            Err(CoreError::Model(format!(
+                "plugin energy `{name}` panicked in restore_carried_state: {}",
+                panic_message(&e)
+            )))
+        })
+    }
+    fn reset(&mut self, q: &[f64]) {
+        let name = self.name.clone();
+        let inner = &mut self.inner;
+        if let Err(e) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inner.reset(q))) {
+            log::error!(
+                "plugin energy `{name}` panicked in reset: {}",
                 panic_message(&e)
             );
             self.poisoned.store(true, Ordering::Relaxed);

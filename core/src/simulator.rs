@@ -342,7 +342,32 @@ impl Simulator {
     pub fn assembler(&self) -> &Assembler {
         &self.asm
     }
-    /// Resets the state (positions, velocities, time, step counter).
+    /// What each energy carries from step to step ([`Energy::carried_state`]),
+    /// one snapshot per energy in model order.
+    pub fn carried_state(&self) -> Vec<Vec<f64>> {
+        self.model
+            .energies
+            .iter()
+            .map(|e| e.carried_state())
+            .collect()
+    }
+    /// Restores snapshots taken by [`Simulator::carried_state`].
+    pub fn restore_carried_state(&mut self, snapshots: &[Vec<f64>]) -> Result<()> {
+        if snapshots.len() != self.model.energies.len() {
+            return Err(CoreError::Model(format!(
+                "restore_carried_state: {} snapshots for {} energies",
+                snapshots.len(),
+                self.model.energies.len()
+            )));
+        }
+        for (e, s) in self.model.energies.iter_mut().zip(snapshots) {
+            e.restore_carried_state(s)?;
+        }
+        Ok(())
+    }
+    /// Resets the state (positions, velocities, time, step counter); energies
+    /// re-derive what they carry from step to step for `q`
+    /// ([`Energy::reset`]), so runs started from the same state agree.
     pub fn set_state(&mut self, q: &[f64], v: &[f64], t: f64, step: usize) -> Result<()> {
         let n = self.q.len();
         if q.len() != n || v.len() != n {
@@ -364,6 +389,9 @@ impl Simulator {
         self.v.copy_from_slice(v);
         self.t = t;
         self.step = step;
+        for e in self.model.energies.iter_mut() {
+            e.reset(q);
+        }
         Ok(())
     }
     /// Total energy `E(q)` of the current state with parameters `p` (J),

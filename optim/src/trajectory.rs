@@ -7,14 +7,15 @@
 //! adjoint recurrences consume; with [`Memory::Recompute`] it keeps only the
 //! states and rebuilds a step's blocks on demand at the stored converged
 //! state ([`Simulator::derivatives_at`]: one Hessian assembly and
-//! factorization, no Newton solve) — bitwise the same blocks for every
-//! energy whose lagged quantities depend only on the step's start state
-//! (all built-in energies; an energy that carries committed state from step
-//! to step needs [`Memory::Store`]), no memory for factorizations in the
+//! factorization, no Newton solve) — bitwise the same blocks, since what
+//! energies carry from step to step (rod frames, [`Energy::carried_state`])
+//! is recorded per step and restored first; no memory for factorizations in the
 //! forward sweep, and rollouts that only need the objective (line searches)
 //! skip the blocks entirely.
 
 use crate::error::{OptimError, Result};
+#[cfg(doc)]
+use pliant_core::Energy;
 use pliant_core::{Simulator, StepDerivatives};
 
 /// What a rollout keeps for differentiation.
@@ -43,6 +44,9 @@ pub struct Trajectory {
     /// Newton iterations of each step.
     pub newton_iterations: Vec<usize>,
     derivs: Vec<StepDerivatives>,
+    /// What the energies carried at the start of steps `1 … K` (empty when
+    /// no energy carries anything).
+    carried: Vec<Vec<Vec<f64>>>,
     memory: Memory,
 }
 
@@ -66,6 +70,9 @@ impl Trajectory {
         }
         if self.memory == Memory::Store {
             return Ok(self.derivs[k - 1].clone());
+        }
+        if let Some(c) = self.carried.get(k - 1) {
+            sim.restore_carried_state(c)?;
         }
         Ok(sim.derivatives_at(
             &self.x[k],
@@ -105,12 +112,17 @@ pub fn rollout(
         t: Vec::with_capacity(k_max + 1),
         newton_iterations: Vec::with_capacity(k_max),
         derivs: Vec::new(),
+        carried: Vec::new(),
         memory,
     };
+    let carries = memory == Memory::Recompute && sim.carried_state().iter().any(|c| !c.is_empty());
     tr.x.push(x0.to_vec());
     tr.v.push(v0.to_vec());
     tr.t.push(0.0);
     for (k, pk) in p.iter().enumerate() {
+        if carries {
+            tr.carried.push(sim.carried_state());
+        }
         let (rep, d) =
             sim.step_with(pk, memory == Memory::Store)
                 .map_err(|e| OptimError::Rollout {
