@@ -50,6 +50,15 @@ pub struct NewtonSettings {
     pub max_step_halvings: usize,
     /// Treatment of indefinite Hessians.
     pub hessian: HessianStrategy,
+    /// Reuse the last factorized Hessian for the next direction while the
+    /// residual keeps falling at least by this factor per iteration (0 never
+    /// reuses: plain Newton). A reused direction costs a gradient and two
+    /// triangular solves instead of a Hessian assembly and a Cholesky
+    /// factorization; convergence is then linear, so a fresh factorization
+    /// is taken as soon as the residual falls more slowly than the factor,
+    /// and whenever the line search rejects a reused direction. The
+    /// converged state meets the same tolerance either way.
+    pub reuse_below: f64,
 }
 
 impl Default for NewtonSettings {
@@ -61,6 +70,7 @@ impl Default for NewtonSettings {
             max_backtracks: 40,
             max_step_halvings: 0,
             hessian: HessianStrategy::ExactShift,
+            reuse_below: 0.0,
         }
     }
 }
@@ -68,8 +78,12 @@ impl Default for NewtonSettings {
 /// What a Newton solve did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct NewtonStats {
-    /// Iterations performed (Hessian factorizations of accepted directions).
+    /// Iterations performed (accepted directions).
     pub iterations: usize,
+    /// Hessian factorizations (fewer than iterations when
+    /// [`NewtonSettings::reuse_below`] lets directions reuse one).
+    #[serde(default)]
+    pub factorizations: usize,
     /// Iterations whose exact Hessian was indefinite and were PSD-projected
     /// (strategy `exact_then_project`).
     pub projected: usize,
@@ -193,6 +207,9 @@ pub fn minimize(
     let mut trial = x.to_vec();
     let mut last_shift = 0.0;
     let mut g_trial = vec![0.0; nf];
+    let mut factor: Option<Factor> = None;
+    // Whether the last iteration cut the residual by `reuse_below` or more.
+    let mut fast = false;
     loop {
         if stats.residual <= tol {
             return Ok(stats);
@@ -200,18 +217,23 @@ pub fn minimize(
         if stats.iterations >= settings.max_iterations {
             return Err(fail(stats, "iteration limit reached".into()));
         }
-        let factor = direction_factor(
-            pot,
-            x,
-            solver,
-            settings.hessian,
-            &mut last_shift,
-            &mut stats,
-        )
-        .map_err(|r| fail(stats, r))?;
-        stats.iterations += 1;
+        let reuse = settings.reuse_below > 0.0 && factor.is_some() && fast;
+        if !reuse {
+            factor = Some(
+                direction_factor(
+                    pot,
+                    x,
+                    solver,
+                    settings.hessian,
+                    &mut last_shift,
+                    &mut stats,
+                )
+                .map_err(|r| fail(stats, r))?,
+            );
+            stats.factorizations += 1;
+        }
         let neg: Vec<f64> = g.iter().map(|v| -v).collect();
-        let mut d = factor.solve(&neg);
+        let mut d = factor.as_ref().expect("factorized above").solve(&neg);
         let mut slope: f64 = g.iter().zip(&d).map(|(a, b)| a * b).sum();
         if slope.is_nan() || slope >= 0.0 {
             // Not a descent direction (round-off in a near-singular system): steepest descent.
@@ -220,7 +242,14 @@ pub fn minimize(
         }
         let mut alpha = 1.0;
         let mut accepted = false;
-        for _ in 0..=settings.max_backtracks {
+        // A reused (stale) Hessian gets a short line search and must lower
+        // the residual; otherwise a fresh factorization is taken.
+        let backtracks = if reuse {
+            settings.max_backtracks.min(4)
+        } else {
+            settings.max_backtracks
+        };
+        for _ in 0..=backtracks {
             trial.copy_from_slice(x);
             for (k, &i) in free.iter().enumerate() {
                 trial[i] += alpha * d[k];
@@ -234,10 +263,11 @@ pub fn minimize(
                 if armijo || roundoff {
                     pot.gradient(&trial, &mut g_trial);
                     let r_t = inf_norm(&g_trial) * fscale;
-                    if r_t.is_finite() && (armijo || r_t < stats.residual) {
+                    if r_t.is_finite() && ((armijo && !reuse) || r_t < stats.residual) {
                         x.copy_from_slice(&trial);
                         std::mem::swap(&mut g, &mut g_trial);
                         phi = phi_t;
+                        fast = r_t <= settings.reuse_below * stats.residual;
                         stats.residual = r_t;
                         accepted = true;
                         break;
@@ -247,6 +277,12 @@ pub fn minimize(
             alpha *= 0.5;
             stats.backtracks += 1;
         }
+        if !accepted && reuse {
+            // The stale Hessian gave a poor direction: refactorize and retry.
+            fast = false;
+            continue;
+        }
+        stats.iterations += 1;
         if !accepted {
             return Err(fail(
                 stats,

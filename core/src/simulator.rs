@@ -511,6 +511,7 @@ impl Simulator {
                     e.end_step(&q, p);
                 }
                 total.iterations += stats.iterations;
+                total.factorizations += stats.factorizations;
                 total.projected += stats.projected;
                 total.shifted += stats.shifted;
                 total.backtracks += stats.backtracks;
