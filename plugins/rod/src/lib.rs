@@ -1,1 +1,44 @@
-//! Discrete elastic rods (MAT-DiSMech §3.1–3.2).
+//! # pliant-rod
+//!
+//! Discrete elastic rods (DER) exactly as MAT-DiSMech (Lahoti & Jawed) §2–3.2
+//! and §6.1 describe them, SI units throughout.
+//!
+//! - [`network`]: nodes, edges and bend–twist springs of a rod or rod
+//!   network, with the junction orientation signs of Fig. 2g.
+//! - [`frames`]: reference and material frames, space- and time-parallel
+//!   transport, the reference twist (eq. 15) and its holonomy form.
+//! - [`stretch`]: stretching springs (eqs. 9–10).
+//! - [`bend_twist`]: bending–twisting springs (eqs. 11–16) with exact
+//!   analytic derivatives under lagged frames.
+//! - [`element`]: the element (one spring plus the stretching of the edges
+//!   it owns) and its dual-number fallback over 8 reduced variables.
+//! - [`rod`]: the [`Rod`] energy (scene type `"rod"`): twist DOFs, masses,
+//!   stiffness defaults and overrides, actuation channels, observables.
+//! - [`vtk`]: VTK polyline output for ParaView.
+//!
+//! Derivatives are analytic (gradient, Hessian, parameter blocks), checked
+//! against the dual-number fallback and finite differences with
+//! [`pliant_core::derivcheck`] in the tests.
+
+pub mod bend_twist;
+pub mod element;
+pub mod error;
+pub mod frames;
+pub mod network;
+pub mod rod;
+pub mod stretch;
+pub mod vec3;
+
+pub use error::RodError;
+pub use network::{BendSpring, RodNetwork};
+pub use rod::{
+    Actuation, EdgeOverride, RestLengths, Rod, RodEnergies, RodStrains, SpringOverride, TWIST_KIND,
+    twist_dofs,
+};
+
+/// Call once from a binary so the linker keeps this crate's energy
+/// registrations (typetag and the energy list) even if nothing else from it
+/// is referenced.
+pub fn link() {
+    let _ = rod::link_registrations();
+}
