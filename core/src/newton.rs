@@ -184,6 +184,20 @@ pub fn minimize(
     solver: &LinearSolver,
     settings: &NewtonSettings,
 ) -> std::result::Result<NewtonStats, NewtonFailure> {
+    minimize_with(pot, x, free, solver, settings, &mut None)
+}
+
+/// [`minimize`] that, with [`NewtonSettings::reuse_below`] > 0, may start
+/// from the factorization in `carry` (the last one of the previous solve,
+/// e.g. the previous time step) and leaves its last factorization there.
+pub fn minimize_with(
+    pot: &mut dyn Potential,
+    x: &mut [f64],
+    free: &[usize],
+    solver: &LinearSolver,
+    settings: &NewtonSettings,
+    carry: &mut Option<Factor>,
+) -> std::result::Result<NewtonStats, NewtonFailure> {
     let nf = free.len();
     let mut stats = NewtonStats::default();
     let mut g = vec![0.0; nf];
@@ -207,11 +221,15 @@ pub fn minimize(
     let mut trial = x.to_vec();
     let mut last_shift = 0.0;
     let mut g_trial = vec![0.0; nf];
-    let mut factor: Option<Factor> = None;
-    // Whether the last iteration cut the residual by `reuse_below` or more.
-    let mut fast = false;
+    let mut factor: Option<Factor> = carry.take();
+    // Whether the last iteration cut the residual by `reuse_below` or more
+    // (a carried factorization gets one try).
+    let mut fast = factor.is_some();
     loop {
         if stats.residual <= tol {
+            if settings.reuse_below > 0.0 {
+                *carry = factor;
+            }
             return Ok(stats);
         }
         if stats.iterations >= settings.max_iterations {

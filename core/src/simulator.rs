@@ -6,7 +6,7 @@ use crate::error::{CoreError, Result};
 use crate::integrator::{Integrator, StepForm};
 use crate::linsolve::{Factor, LinearSolver};
 use crate::model::Model;
-use crate::newton::{NewtonSettings, NewtonStats, Potential, minimize};
+use crate::newton::{NewtonSettings, NewtonStats, Potential, minimize_with};
 use faer::sparse::{SparseColMat, Triplet};
 use std::sync::Arc;
 
@@ -256,6 +256,10 @@ pub struct Simulator {
     newton: NewtonSettings,
     asm: Assembler,
     solver: LinearSolver,
+    /// The last Newton factorization, carried to the next step when
+    /// [`NewtonSettings::reuse_below`] allows (dropped on `set_state` and
+    /// when the sparsity pattern changes, so runs stay reproducible).
+    newton_factor: Option<crate::linsolve::Factor>,
     mass_free: Vec<f64>,
     free_dofs: Arc<Vec<usize>>,
     /// Current positions (m, rad).
@@ -302,6 +306,7 @@ impl Simulator {
             newton,
             asm,
             solver,
+            newton_factor: None,
             mass_free,
             free_dofs,
             q,
@@ -389,6 +394,7 @@ impl Simulator {
         self.v.copy_from_slice(v);
         self.t = t;
         self.step = step;
+        self.newton_factor = None;
         for e in self.model.energies.iter_mut() {
             e.reset(q);
         }
@@ -549,6 +555,7 @@ impl Simulator {
             debug_assert_eq!(asm.free_dofs(), self.free_dofs.as_slice());
             self.solver = LinearSolver::new(asm.symbolic())?;
             self.asm = asm;
+            self.newton_factor = None;
         }
         Ok(())
     }
@@ -594,12 +601,13 @@ impl Simulator {
             x.copy_from_slice(q0);
             self.model.apply_constraints(&mut x, t1);
         }
-        let stats = minimize(
+        let stats = minimize_with(
             &mut pot,
             &mut x,
             &self.free_dofs,
             &self.solver,
             &self.newton,
+            &mut self.newton_factor,
         )
         .map_err(|f| CoreError::NewtonDiverged {
             step: self.step + 1,
