@@ -272,6 +272,8 @@ struct Bound {
     /// Per edge, the DOFs of its two nodes.
     node_dofs: Vec<[[usize; 3]; 2]>,
     plan: Vec<Plan>,
+    /// Frames at binding (space-parallel transport on `q0`), for `reset`.
+    init_frames: RodFrames,
     frames: RodFrames,
     set: Box<dyn RodSet>,
 }
@@ -920,6 +922,7 @@ impl Rod {
             twist: d.twist,
             node_dofs,
             plan,
+            init_frames: frames.clone(),
             frames,
             set,
         })
@@ -993,9 +996,63 @@ impl Energy for Rod {
         &*self.b().set
     }
 
+    /// Frames are committed here rather than in `end_step`: the transport
+    /// from the committed tangents to those of `q_prev` is the identity when
+    /// the previous step ended at `q_prev`, a second call changes nothing,
+    /// and replaying steps backwards (adjoint recomputation) undoes each
+    /// transport exactly, since `P(b → a) P(a → b) = I`.
     fn begin_step(&mut self, q_prev: &[f64], _p: &[f64], _dt: f64, _t: f64) {
         if let Some(b) = &mut self.bound {
             let t = tangents(&b.node_dofs, q_prev);
+            b.frames.transport_to(&b.net, &t);
+            Rod::push_frames(b);
+        }
+    }
+
+    /// The lagged frames: per edge its tangent and director (6 values),
+    /// then per spring its reference twist.
+    fn carried_state(&self) -> Vec<f64> {
+        let Some(b) = &self.bound else {
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(6 * b.frames.edges.len() + b.frames.ref_twist.len());
+        for f in &b.frames.edges {
+            out.extend_from_slice(&f.tangent);
+            out.extend_from_slice(&f.director);
+        }
+        out.extend_from_slice(&b.frames.ref_twist);
+        out
+    }
+
+    fn restore_carried_state(&mut self, snapshot: &[f64]) -> Result<()> {
+        let name = self.name.clone();
+        let Some(b) = &mut self.bound else {
+            return Ok(());
+        };
+        let (ne, ns) = (b.frames.edges.len(), b.frames.ref_twist.len());
+        if snapshot.len() != 6 * ne + ns || snapshot.iter().any(|v| !v.is_finite()) {
+            return Err(CoreError::Model(format!(
+                "rod `{name}`: a frame snapshot has {} values ({} expected, all finite)",
+                snapshot.len(),
+                6 * ne + ns
+            )));
+        }
+        for (f, c) in b.frames.edges.iter_mut().zip(snapshot.chunks_exact(6)) {
+            f.tangent.copy_from_slice(&c[..3]);
+            f.director.copy_from_slice(&c[3..]);
+        }
+        b.frames.ref_twist.copy_from_slice(&snapshot[6 * ne..]);
+        Rod::push_frames(b);
+        Ok(())
+    }
+
+    /// Frames of a new rollout from `q`: the binding-time frames transported
+    /// to the tangents of `q` in one step (the binding-time frames
+    /// themselves when `q` has the initial shape).
+    fn reset(&mut self, q: &[f64]) {
+        if let Some(b) = &mut self.bound {
+            b.frames = b.init_frames.clone();
+            let t = tangents(&b.node_dofs, q);
             b.frames.transport_to(&b.net, &t);
             Rod::push_frames(b);
         }

@@ -788,3 +788,39 @@ fn begin_step_is_idempotent() {
         assert!((a - b).abs() < 1e-13);
     }
 }
+
+#[test]
+fn carried_frames_snapshot_restore_and_reset() {
+    let mut rng = Rng::new(9);
+    let pos = wiggly(5, &mut rng);
+    let rod = actuated_chain(5).with_rest_lengths_from(&pos).unwrap();
+    let (mut rod, model) = setup(rod, &pos, &CHANNELS);
+    let p = model.params_at(0.0);
+    let init = rod.frames().unwrap().clone();
+    let q1 = perturb(&model, &model.q0, 3e-3, 0.3, &mut rng);
+    rod.begin_step(&q1, &p, 0.01, 0.0);
+    let snap = rod.carried_state();
+    assert_eq!(snap.len(), 6 * 4 + 3);
+    let q = perturb(&model, &q1, 1e-3, 0.3, &mut rng);
+    let (f1, e1) = (rod.frames().unwrap().clone(), rod.value(&eval(&q, &p)));
+    let q2 = perturb(&model, &q1, 3e-3, 0.3, &mut rng);
+    rod.begin_step(&q2, &p, 0.01, 0.0);
+    assert_ne!(rod.value(&eval(&q, &p)), e1);
+    rod.restore_carried_state(&snap).unwrap();
+    assert_eq!(rod.frames().unwrap(), &f1);
+    assert_eq!(rod.value(&eval(&q, &p)), e1);
+    let e = rod
+        .restore_carried_state(&snap[1..])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("rod `rod`: a frame snapshot has 26 values (27 expected"),
+        "{e}"
+    );
+    // Reset to the initial state gives the binding-time frames back.
+    rod.reset(&model.q0);
+    assert_eq!(rod.frames().unwrap(), &init);
+    rod.reset(&q1);
+    rod.begin_step(&q1, &p, 0.01, 0.0);
+    assert_eq!(rod.frames().unwrap(), &f1);
+}
