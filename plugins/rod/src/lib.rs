@@ -28,6 +28,7 @@ pub mod network;
 pub mod rod;
 pub mod stretch;
 pub mod vec3;
+pub mod vtk;
 
 pub use error::RodError;
 pub use network::{BendSpring, RodNetwork};
@@ -35,6 +36,7 @@ pub use rod::{
     Actuation, EdgeOverride, RestLengths, Rod, RodEnergies, RodStrains, SpringOverride, TWIST_KIND,
     twist_dofs,
 };
+pub use vtk::{CellData, RodVtkSeries, VtkError};
 
 /// Call once from a binary so the linker keeps this crate's energy
 /// registrations (typetag and the energy list) even if nothing else from it

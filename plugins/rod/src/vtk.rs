@@ -1,0 +1,278 @@
+//! VTK output for ParaView: one legacy `.vtk` poly-data file per frame
+//! (written with vtkio) with the rod edges as two-point lines, and a `.pvd`
+//! collection that ParaView opens as a time series.
+//!
+//! [`RodVtkSeries::write_rod`] writes a bound [`Rod`] with per-edge cell
+//! data `strain` (ε, eq. 9), `theta` (twist angle θ, rad) and the material
+//! directors `m1`, `m2` (unit vectors; use a Glyph filter to see the twist).
+//! [`RodVtkSeries::write_frame`] writes any polylines with named cell data.
+
+use crate::rod::Rod;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+use vtkio::model::{
+    Attribute, Attributes, ByteOrder, DataSet, PolyDataPiece, Version, VertexNumbers, Vtk,
+};
+
+/// Writing VTK output failed.
+#[derive(Debug, Error)]
+pub enum VtkError {
+    /// File system error, with the path.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// vtkio refused the data, or the data are inconsistent.
+    #[error("{path}: {message}")]
+    Vtk {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// A time series of VTK poly-data frames plus its `.pvd` index.
+#[derive(Debug)]
+pub struct RodVtkSeries {
+    dir: PathBuf,
+    name: String,
+    frames: Vec<(f64, String)>,
+}
+
+/// Per-edge data of one frame.
+#[derive(Debug, Clone, Copy)]
+pub enum CellData<'a> {
+    /// One scalar per edge.
+    Scalars(&'a str, &'a [f64]),
+    /// One 3-vector per edge.
+    Vectors(&'a str, &'a [[f64; 3]]),
+}
+
+impl RodVtkSeries {
+    /// A series `name` in directory `dir` (created if needed).
+    pub fn new(dir: &Path, name: &str) -> Result<Self, VtkError> {
+        std::fs::create_dir_all(dir).map_err(|source| VtkError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            name: name.to_string(),
+            frames: vec![],
+        })
+    }
+
+    /// Writes one frame at time `t` (s): `points` (m), `edges` as lines
+    /// between point indices, and per-edge `cells` data.
+    pub fn write_frame(
+        &mut self,
+        t: f64,
+        points: &[[f64; 3]],
+        edges: &[[usize; 2]],
+        cells: &[CellData],
+    ) -> Result<(), VtkError> {
+        let file = format!("{}_{:05}.vtk", self.name, self.frames.len());
+        let path = self.dir.join(&file);
+        let bad = |message: String| VtkError::Vtk {
+            path: path.clone(),
+            message,
+        };
+        if let Some(e) = edges.iter().find(|e| e.iter().any(|&i| i >= points.len())) {
+            return Err(bad(format!(
+                "edge {e:?} refers to a point beyond the {} given",
+                points.len()
+            )));
+        }
+        let mut attributes = Attributes::new();
+        for c in cells {
+            let (name, len) = match c {
+                CellData::Scalars(n, v) => (n, v.len()),
+                CellData::Vectors(n, v) => (n, v.len()),
+            };
+            if len != edges.len() {
+                return Err(bad(format!(
+                    "cell data `{name}` has {len} values for {} edges",
+                    edges.len()
+                )));
+            }
+            attributes.cell.push(match c {
+                CellData::Scalars(n, v) => Attribute::scalars(*n, 1).with_data(v.to_vec()),
+                CellData::Vectors(n, v) => Attribute::vectors(*n)
+                    .with_data(v.iter().flatten().copied().collect::<Vec<f64>>()),
+            });
+        }
+        let vtk = Vtk {
+            version: Version::new_legacy(4, 2),
+            title: format!("{} t = {t} s", self.name),
+            byte_order: ByteOrder::BigEndian,
+            file_path: None,
+            data: DataSet::inline(PolyDataPiece {
+                points: points
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .collect::<Vec<f64>>()
+                    .into(),
+                verts: None,
+                lines: Some(VertexNumbers::Legacy {
+                    num_cells: edges.len() as u32,
+                    vertices: edges
+                        .iter()
+                        .flat_map(|e| [2, e[0] as u32, e[1] as u32])
+                        .collect(),
+                }),
+                polys: None,
+                strips: None,
+                data: attributes,
+            }),
+        };
+        vtk.export_be(&path).map_err(|e| bad(format!("{e:?}")))?;
+        self.frames.push((t, file));
+        self.write_pvd()
+    }
+
+    /// Writes a bound rod at `(q, p)` (frames as currently lagged): its
+    /// nodes, edges, and per-edge `strain`, `theta` (rad), `m1`, `m2`.
+    ///
+    /// # Panics
+    /// If the rod is not bound, or `q`/`p` are shorter than the model's.
+    pub fn write_rod(&mut self, t: f64, rod: &Rod, q: &[f64], p: &[f64]) -> Result<(), VtkError> {
+        let nd = rod.edge_node_dofs();
+        let edges = &rod.edges;
+        let mut nodes: Vec<usize> = edges.iter().flatten().copied().collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        let mut points = vec![[0.0; 3]; nodes.len()];
+        let local: Vec<[usize; 2]> = edges
+            .iter()
+            .zip(nd)
+            .map(|(e, dofs)| {
+                let ix = e.map(|n| nodes.binary_search(&n).expect("collected above"));
+                for k in 0..2 {
+                    points[ix[k]] = dofs[k].map(|d| q[d]);
+                }
+                ix
+            })
+            .collect();
+        let strain = rod.strains(q, p).stretch;
+        let theta: Vec<f64> = rod.twist_dofs().iter().map(|&d| q[d]).collect();
+        let frames = rod.material_frames(q);
+        let m1: Vec<[f64; 3]> = frames.iter().map(|f| f[0]).collect();
+        let m2: Vec<[f64; 3]> = frames.iter().map(|f| f[1]).collect();
+        self.write_frame(
+            t,
+            &points,
+            &local,
+            &[
+                CellData::Scalars("strain", &strain),
+                CellData::Scalars("theta", &theta),
+                CellData::Vectors("m1", &m1),
+                CellData::Vectors("m2", &m2),
+            ],
+        )
+    }
+
+    /// (Re)writes `<name>.pvd`, the collection ParaView opens.
+    fn write_pvd(&self) -> Result<(), VtkError> {
+        let path = self.dir.join(format!("{}.pvd", self.name));
+        let io = |source| VtkError::Io {
+            path: path.clone(),
+            source,
+        };
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).map_err(io)?);
+        let mut body = String::from(
+            "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n",
+        );
+        for (t, file) in &self.frames {
+            body.push_str(&format!(
+                "    <DataSet timestep=\"{t}\" part=\"0\" file=\"{file}\"/>\n"
+            ));
+        }
+        body.push_str("  </Collection>\n</VTKFile>\n");
+        f.write_all(body.as_bytes()).map_err(io)?;
+        f.flush().map_err(io)
+    }
+
+    /// Number of frames written.
+    pub fn len(&self) -> usize {
+        self.frames.len()
+    }
+    /// Whether no frame was written.
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pliant_core::model::ModelBuilder;
+    use pliant_core::{BindInfo, Energy};
+
+    #[test]
+    fn writes_rod_frames_and_a_collection_that_vtkio_reads_back() {
+        // A junction: nodes 10..14 of a model with other nodes before them.
+        let pos: Vec<[f64; 3]> = (0..14)
+            .map(|k| [0.01 * k as f64, 0.002 * (k % 3) as f64, 0.0])
+            .collect();
+        let mut rod = Rod::network(vec![[10, 11], [11, 12], [13, 11]], 0.001, 1e6, 0.4, 1000.0)
+            .with_rest_lengths_from(&pos)
+            .unwrap();
+        let mut b = ModelBuilder::new(3).unwrap();
+        for p in &pos {
+            b.add_node(p, 0.0).unwrap();
+        }
+        rod.declare(&mut b).unwrap();
+        let model = b.build().unwrap();
+        rod.bind(&BindInfo {
+            layout: &model.layout,
+            q0: &model.q0,
+            mass: &model.mass,
+        })
+        .unwrap();
+        let dir = std::env::temp_dir().join(format!("pliant-rod-vtk-{}", std::process::id()));
+        let mut s = RodVtkSeries::new(&dir, "rod").unwrap();
+        let mut q = model.q0.clone();
+        s.write_rod(0.0, &rod, &q, &[]).unwrap();
+        q[rod.twist_dofs()[1]] = 0.7;
+        s.write_rod(0.5, &rod, &q, &[]).unwrap();
+        assert_eq!(s.len(), 2);
+        let back = Vtk::import(dir.join("rod_00001.vtk")).unwrap();
+        match back.data {
+            DataSet::PolyData { pieces, .. } => {
+                let vtkio::model::Piece::Inline(p) = &pieces[0] else {
+                    panic!("inline piece")
+                };
+                assert_eq!(p.num_points(), 4);
+                let Some(VertexNumbers::Legacy {
+                    num_cells,
+                    vertices,
+                }) = &p.lines
+                else {
+                    panic!("legacy lines")
+                };
+                assert_eq!(
+                    (*num_cells, vertices.as_slice()),
+                    (3, &[2, 0, 1, 2, 1, 2, 2, 3, 1][..])
+                );
+                let names: Vec<&str> = p.data.cell.iter().map(|a| a.name()).collect();
+                assert_eq!(names, ["strain", "theta", "m1", "m2"]);
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        let pvd = std::fs::read_to_string(dir.join("rod.pvd")).unwrap();
+        assert!(pvd.contains("rod_00000.vtk") && pvd.contains("timestep=\"0.5\""));
+        let e = s
+            .write_frame(1.0, &[[0.0; 3]], &[[0, 1]], &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("refers to a point beyond the 1 given"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
