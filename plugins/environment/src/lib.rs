@@ -21,6 +21,7 @@ pub mod gravity;
 pub mod ground;
 /// The penalty functions, shared with other plugins through core.
 pub use pliant_core::penalty;
+pub mod point_force;
 pub mod rft;
 pub mod rod_contact;
 pub mod segment_distance;
@@ -31,6 +32,7 @@ mod vec3;
 pub use damping::ViscousDamping;
 pub use gravity::Gravity;
 pub use ground::{Friction, Ground, NormalLaw};
+pub use point_force::{NodeForce, PointForces};
 pub use rft::ResistiveForce;
 pub use rod_contact::{ContactFriction, RodContact};
 pub use sphere::SphereContact;
