@@ -155,6 +155,50 @@ impl BendTwist {
         )
     }
 
+    /// Constant-frame material directors `[μ₁, μ₂]` per edge at angles `th`.
+    fn mu(&self, th: [f64; 2]) -> [[[f64; 3]; 2]; 2] {
+        std::array::from_fn(|k| {
+            let (s, c) = th[k].sin_cos();
+            let (u, v) = (&self.u[k], &self.v[k]);
+            [
+                std::array::from_fn(|x| c * u[x] + s * v[x]),
+                std::array::from_fn(|x| c * v[x] - s * u[x]),
+            ]
+        })
+    }
+
+    /// `(κ, τ, E_bend, E_twist)` by the closed forms, without derivatives;
+    /// bit for bit the values of [`BendTwist::eval`].
+    pub fn value(
+        &self,
+        ei: &[f64; 3],
+        ej: &[f64; 3],
+        th: [f64; 2],
+        kbar: [f64; 2],
+        tbar: f64,
+    ) -> ([f64; 2], f64, f64, f64) {
+        let (_, t) = unit_edges(ei, ej);
+        let [ai, aj] = &self.a;
+        let mu = self.mu(th);
+        let c = 1.0 + dot(&t[0], &t[1]);
+        let kap: [f64; 2] = std::array::from_fn(|a| {
+            (h_val(&t[0], &t[1], &mu[0][a], ai) - h_val(&t[1], &t[0], &mu[1][a], aj)) / c
+        });
+        let om1 = dot(ai, &cross(&t[0], &t[1]))
+            .atan2(1.0 + dot(ai, &t[0]) + dot(&t[0], &t[1]) + dot(&t[1], ai));
+        let om2 =
+            dot(ai, &cross(&t[1], aj)).atan2(1.0 + dot(ai, &t[1]) + dot(&t[1], aj) + dot(aj, ai));
+        let tau = th[1] - th[0] + self.psi0 - 2.0 * (om1 + om2);
+        let dk = [kap[0] - kbar[0], kap[1] - kbar[1]];
+        let dtau = tau - tbar;
+        (
+            kap,
+            tau,
+            0.5 * self.kb * (dk[0] * dk[0] + dk[1] * dk[1]),
+            0.5 * self.kt * dtau * dtau,
+        )
+    }
+
     /// Value and exact derivatives by the closed forms of the module
     /// documentation; the Hessian only when `HESS`.
     pub fn eval<const HESS: bool>(
@@ -165,18 +209,9 @@ impl BendTwist {
         kbar: [f64; 2],
         tbar: f64,
     ) -> BtEval {
-        let l = [norm(ei), norm(ej)];
-        let t = [scale(1.0 / l[0], ei), scale(1.0 / l[1], ej)];
+        let (l, t) = unit_edges(ei, ej);
         let [ai, aj] = &self.a;
-        // Constant-frame material directors μ₁, μ₂ per edge.
-        let mu: [[[f64; 3]; 2]; 2] = std::array::from_fn(|k| {
-            let (s, c) = th[k].sin_cos();
-            let (u, v) = (&self.u[k], &self.v[k]);
-            [
-                std::array::from_fn(|x| c * u[x] + s * v[x]),
-                std::array::from_fn(|x| c * v[x] - s * u[x]),
-            ]
-        });
+        let mu = self.mu(th);
         // c = 1 + t_i·t_j.
         let mut cj = Jet::new(1.0 + dot(&t[0], &t[1]));
         for x in 0..3 {
@@ -284,6 +319,22 @@ impl BendTwist {
     }
 }
 
+/// Lengths and unit tangents of two edges.
+#[inline]
+fn unit_edges(ei: &[f64; 3], ej: &[f64; 3]) -> ([f64; 2], [[f64; 3]; 2]) {
+    let l = [norm(ei), norm(ej)];
+    (l, [scale(1.0 / l[0], ei), scale(1.0 / l[1], ej)])
+}
+
+/// `h(t, y; w, a) = w·y − (t·w)(a·y + t·y)/(1 + a·t)`, i.e. `(P(a → t) w)·y`.
+#[inline]
+fn h_val(t: &[f64; 3], y: &[f64; 3], w: &[f64; 3], a: &[f64; 3]) -> f64 {
+    let al = dot(t, w);
+    let be = dot(a, y) + dot(t, y);
+    let ga = 1.0 + dot(a, t);
+    dot(w, y) - al * be / ga
+}
+
 /// `[a]×`, the matrix of `v ↦ a × v`.
 fn skew(a: &[f64; 3]) -> [[f64; 3]; 3] {
     [[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]]
@@ -374,7 +425,7 @@ fn add_h<const HESS: bool>(
     let be = dot(a, y) + dot(t, y);
     let ga = 1.0 + dot(a, t);
     let apt = add(a, t);
-    let val = dot(w, y) - al * be / ga;
+    let val = h_val(t, y, w, a);
     j.v += sign * val;
     // g_t = −(βw + αy)/γ + αβ a/γ²; g_y = w − α(a + t)/γ; g_θ = h(wd).
     let z: [f64; 3] = std::array::from_fn(|x| be * w[x] + al * y[x]);

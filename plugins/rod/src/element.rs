@@ -99,6 +99,37 @@ impl<const P: usize> RodEl<P> {
         r
     }
 
+    /// Stretching, bending and twisting energy (J) at the global state,
+    /// without derivatives (bit for bit the `parts` of [`RodEl::eval`]).
+    pub fn value(&self, q: &[f64], p: &[f64]) -> [f64; 3] {
+        let r = self.r_of(q);
+        let pv: [f64; P] = std::array::from_fn(|k| p[self.params[k]]);
+        let mut parts = [0.0; 3];
+        for k in 0..2 {
+            if let Some(s) = &self.stretch[k] {
+                let e = [r[3 * k], r[3 * k + 1], r[3 * k + 2]];
+                parts[0] += s.value(&e, self.slot(&pv, 3 + k)).0;
+            }
+        }
+        if let Some(bt) = &self.bt {
+            let kbar = [
+                bt.kappa_bar[0] + self.slot(&pv, 0),
+                bt.kappa_bar[1] + self.slot(&pv, 1),
+            ];
+            let tbar = bt.tau_bar + self.slot(&pv, 2);
+            let (_, _, b, t) = bt.value(
+                &[r[0], r[1], r[2]],
+                &[r[3], r[4], r[5]],
+                [r[6], r[7]],
+                kbar,
+                tbar,
+            );
+            parts[1] = b;
+            parts[2] = t;
+        }
+        parts
+    }
+
     /// Analytic value and derivatives at the global state; the Hessian only
     /// when `HESS`.
     pub fn eval<const HESS: bool>(&self, q: &[f64], p: &[f64]) -> ElEval {
@@ -264,8 +295,10 @@ pub trait RodSet: ElementSet {
     fn pblock(&self, s: &EvalState, out: &mut [f64]);
     /// Per-element `∂E/∂p`.
     fn pgrad(&self, s: &EvalState, out: &mut [f64]);
-    /// Value (no Hessian) of element `i` at `(q, p)`.
+    /// Value and gradient (no Hessian) of element `i` at `(q, p)`.
     fn element(&self, i: usize, q: &[f64], p: &[f64]) -> ElEval;
+    /// Energies of element `i` at `(q, p)` without derivatives.
+    fn element_value(&self, i: usize, q: &[f64], p: &[f64]) -> [f64; 3];
     /// Sets the lagged frames of element `i`.
     fn set_frames(&mut self, i: usize, fi: &EdgeFrame, fj: &EdgeFrame, psi0: f64);
 }
@@ -282,14 +315,14 @@ pub type RodElements<const P: usize> = ReducedElements<RodEl<P>, N, R, P>;
 impl<const P: usize> RodSet for RodElements<P> {
     fn total(&self, s: &EvalState) -> f64 {
         deterministic_sum(&self.items, |e| {
-            let v = e.eval::<false>(s.q, s.p);
-            v.parts[0] + v.parts[1] + v.parts[2]
+            let v = e.value(s.q, s.p);
+            v[0] + v[1] + v[2]
         })
     }
     fn parts(&self, s: &EvalState) -> [f64; 3] {
         let mut out = [0.0; 3];
         for (k, o) in out.iter_mut().enumerate() {
-            *o = deterministic_sum(&self.items, |e| e.eval::<false>(s.q, s.p).parts[k]);
+            *o = deterministic_sum(&self.items, |e| e.value(s.q, s.p)[k]);
         }
         out
     }
@@ -334,6 +367,9 @@ impl<const P: usize> RodSet for RodElements<P> {
     }
     fn element(&self, i: usize, q: &[f64], p: &[f64]) -> ElEval {
         self.items[i].eval::<false>(q, p)
+    }
+    fn element_value(&self, i: usize, q: &[f64], p: &[f64]) -> [f64; 3] {
+        self.items[i].value(q, p)
     }
     fn set_frames(&mut self, i: usize, fi: &EdgeFrame, fj: &EdgeFrame, psi0: f64) {
         self.items[i].set_frames(fi, fj, psi0);

@@ -52,6 +52,13 @@ impl StretchSpring {
         eps * eps * l * (0.5 * self.ks)
     }
 
+    /// `(E, ε)` without derivatives, bit for bit those of [`StretchSpring::eval`].
+    pub fn value(&self, e: &[f64; 3], c: f64) -> (f64, f64) {
+        let big_l = self.rest * (1.0 + c);
+        let eps = norm(e) / big_l - 1.0;
+        (0.5 * self.ks * eps * eps * big_l, eps)
+    }
+
     /// Value and analytic derivatives (see the module documentation).
     pub fn eval(&self, e: &[f64; 3], c: f64) -> StretchEval {
         let big_l = self.rest * (1.0 + c);

@@ -121,6 +121,12 @@ fn check_away_from_lag(rod: &mut Rod, model: &Model, p: &[f64], seed: u64) {
     let r = check(&*rod, &s, &tol());
     r.assert_within(&tol());
     assert!(rod.value(&s) > 0.0);
+    // The value path is bit for bit the derivative path's value.
+    let set = &rod.b().set;
+    for i in 0..set.len() {
+        let (a, b) = (set.element_value(i, &q, p), set.element(i, &q, p).parts);
+        assert_eq!(a, b);
+    }
     // The analytic value is the literal one.
     let fb = rod.elements().value(&s);
     assert!((rod.value(&s) - fb).abs() <= 1e-12 * fb.abs());

@@ -1,0 +1,150 @@
+//! Per-element cost of the rod's derivatives: analytic (closed forms) vs
+//! the dual-number fallback over the 8 reduced variables, on a wiggly
+//! 1,000-node rod with lagged frames away from the evaluation point.
+//!
+//! `cargo bench -p pliant-rod --bench rod_element` (release). Element loops
+//! below 2,048 elements run sequentially, so the figures are single-thread.
+
+use pliant_core::model::ModelBuilder;
+use pliant_core::params::ParamChannel;
+use pliant_core::{BindInfo, Energy, EvalState, ParamKind};
+use pliant_rod::{Actuation, Rod};
+use std::hint::black_box;
+use std::time::Instant;
+
+fn setup(actuated: bool) -> (Rod, Vec<f64>, Vec<f64>, Vec<f64>) {
+    let n = 1000;
+    let mut pos = vec![[0.0f64; 3]];
+    for k in 1..n {
+        let a = 0.3 * k as f64;
+        let last = pos[k - 1];
+        pos.push([
+            last[0] + 0.01,
+            last[1] + 0.002 * a.sin(),
+            last[2] + 0.002 * a.cos(),
+        ]);
+    }
+    let mut rod = Rod::chain(&(0..n).collect::<Vec<_>>(), 0.001, 1e6, 0.4, 1000.0)
+        .with_rest_lengths_from(&pos)
+        .unwrap();
+    let mut b = ModelBuilder::new(3).unwrap();
+    for p in &pos {
+        b.add_node(p, 0.0).unwrap();
+    }
+    if actuated {
+        rod = rod
+            .actuate(Actuation::curvature("k", 1, None))
+            .actuate(Actuation::twist("t", None))
+            .actuate(Actuation::stretch("s", None));
+        for c in ["k", "t", "s"] {
+            b.add_param(ParamChannel {
+                name: c.into(),
+                kind: ParamKind::Control,
+                value: 0.1,
+                keyframes: vec![],
+            })
+            .unwrap();
+        }
+    }
+    rod.declare(&mut b).unwrap();
+    let model = b.build().unwrap();
+    rod.bind(&BindInfo {
+        layout: &model.layout,
+        q0: &model.q0,
+        mass: &model.mass,
+    })
+    .unwrap();
+    let p = model.params_at(0.0);
+    let wob = |q: &[f64], s: f64| -> Vec<f64> {
+        q.iter()
+            .enumerate()
+            .map(|(i, v)| v + s * ((i as f64) * 0.7).sin())
+            .collect()
+    };
+    let q_prev = wob(&model.q0, 1e-3);
+    rod.begin_step(&q_prev, &p, 0.01, 0.0);
+    let q = wob(&q_prev, 5e-4);
+    (rod, q, q_prev, p)
+}
+
+/// Nanoseconds per call of `f`, best of 5 runs of ~0.2 s.
+fn time(mut f: impl FnMut()) -> f64 {
+    let mut reps = 1;
+    loop {
+        let t = Instant::now();
+        for _ in 0..reps {
+            f();
+        }
+        if t.elapsed().as_secs_f64() > 0.05 {
+            break;
+        }
+        reps *= 2;
+    }
+    (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..reps {
+                f();
+            }
+            t.elapsed().as_secs_f64() * 1e9 / reps as f64
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn main() {
+    for actuated in [false, true] {
+        let (rod, q, q_prev, p) = setup(actuated);
+        let s = EvalState {
+            q: &q,
+            q_prev: &q_prev,
+            p: &p,
+            h: 0.01,
+            dt: 0.01,
+            t: 0.0,
+        };
+        let set = rod.elements();
+        let (ne, ns, np) = (set.len(), set.stencil_size(), set.param_size());
+        let mut g = vec![0.0; ne * ns];
+        let mut h = vec![0.0; ne * ns * ns];
+        let mut pb = vec![0.0; ne * ns * np.max(1)];
+        let per = |t: f64| t / ne as f64;
+        println!(
+            "rod element ({ne} elements, {ns} DOFs, {np} parameter slots{}), ns per element:",
+            if actuated { ", actuated" } else { "" }
+        );
+        let rows = [
+            (
+                "value",
+                time(|| {
+                    black_box(rod.value(&s));
+                }),
+                time(|| {
+                    black_box(set.value(&s));
+                }),
+            ),
+            (
+                "gradient",
+                time(|| rod.gradient_blocks(&s, black_box(&mut g))),
+                time(|| set.gradient_blocks(&s, black_box(&mut g))),
+            ),
+            (
+                "Hessian",
+                time(|| rod.hessian_blocks(&s, black_box(&mut h))),
+                time(|| set.hessian_blocks(&s, black_box(&mut h))),
+            ),
+            (
+                "param block",
+                time(|| rod.param_blocks(&s, black_box(&mut pb))),
+                time(|| set.param_blocks(&s, black_box(&mut pb))),
+            ),
+        ];
+        for (name, a, f) in rows {
+            println!(
+                "  {name:<12} analytic {:>8.0}   fallback {:>8.0}   ({:.1}x)",
+                per(a),
+                per(f),
+                f / a
+            );
+        }
+    }
+}
