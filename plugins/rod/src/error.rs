@@ -116,6 +116,14 @@ pub enum RodError {
         /// The value found.
         value: f64,
     },
+    /// A curvature actuation names an axis other than 1 or 2.
+    #[error("`{field}` must be 1 (κ̄⁽¹⁾) or 2 (κ̄⁽²⁾), got {value}")]
+    Axis {
+        /// Where (e.g. `actuation[0].axis`).
+        field: String,
+        /// The value found.
+        value: u8,
+    },
     /// The same quantity of a spring or edge is driven by two actuation entries.
     #[error("{what} is driven by both `actuation[{first}]` and `actuation[{second}]`")]
     DoubleActuation {

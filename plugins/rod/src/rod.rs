@@ -317,7 +317,8 @@ pub struct RodEnergies {
 /// Strains of a rod at one state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RodStrains {
-    /// Axial strain ε per edge (eq. 9).
+    /// Axial strain ε per edge (eq. 9), against the natural length (rest
+    /// length times the actuated natural stretch).
     pub stretch: Vec<f64>,
     /// Discrete material curvatures `(κ⁽¹⁾, κ⁽²⁾)` per spring (eqs. 12–13),
     /// dimensionless; divide by the Voronoi length for 1/m.
@@ -660,9 +661,9 @@ impl Rod {
             match a {
                 Actuation::Curvature { axis, springs, .. } => {
                     if *axis != 1 && *axis != 2 {
-                        return Err(RodError::NotFinite {
-                            field: format!("actuation[{k}].axis (must be 1 or 2)"),
-                            value: f64::from(*axis),
+                        return Err(RodError::Axis {
+                            field: format!("actuation[{k}].axis"),
+                            value: *axis,
                         });
                     }
                     for (x, &s) in springs.iter().flatten().enumerate() {

@@ -657,7 +657,7 @@ fn bad_input_is_rejected_with_the_field_named() {
         ),
         (
             ok().actuate(Actuation::curvature("k", 3, None)),
-            "`actuation[0].axis (must be 1 or 2)`",
+            "`actuation[0].axis` must be 1 (κ̄⁽¹⁾) or 2 (κ̄⁽²⁾), got 3",
         ),
         (
             ok().actuate(Actuation::twist("k", None))
@@ -829,4 +829,44 @@ fn carried_frames_snapshot_restore_and_reset() {
     rod.reset(&q1);
     rod.begin_step(&q1, &p, 0.01, 0.0);
     assert_eq!(rod.frames().unwrap(), &f1);
+}
+
+#[test]
+fn a_natural_stretch_changes_the_edge_length() {
+    // Earthworm-like: two edges, the first contracted by 10 % through its channel.
+    let pos = [[0.0, 0.0, 0.0], [0.05, 0.0, 0.0], [0.1, 0.0, 0.0]];
+    let make = || {
+        Rod::chain(&[0, 1, 2], 0.001, 2e8, 0.5, 1200.0)
+            .with_rest_lengths_from(&pos)
+            .unwrap()
+            .actuate(Actuation::stretch("worm", Some(vec![0])).with_gain(-1.0))
+    };
+    let channel = ParamChannel {
+        name: "worm".into(),
+        kind: ParamKind::Control,
+        value: 0.1,
+        keyframes: vec![],
+    };
+    let (mut model, probe) = model_with_rod(make, &pos, vec![channel], vec![]);
+    for a in 0..3 {
+        model.constraints[a] = Some(Motion::Fixed);
+    }
+    model.constraints[probe.twist_dofs()[0]] = Some(Motion::Fixed);
+    let mut sim =
+        Simulator::new(model, Integrator::Static, 1.0, NewtonSettings::default()).unwrap();
+    sim.step().unwrap();
+    let q = sim.q();
+    let x = |n: usize| {
+        let b = sim.model().layout.node_base()[n];
+        [q[b], q[b + 1], q[b + 2]]
+    };
+    assert!((norm(&sub(&x(1), &x(0))) - 0.045).abs() < 1e-12);
+    assert!((norm(&sub(&x(2), &x(1))) - 0.05).abs() < 1e-12);
+    // Strains are measured against the natural (actuated) length.
+    let st = probe.strains(q, &[0.1]);
+    assert!(
+        st.stretch.iter().all(|e| e.abs() < 1e-10),
+        "{:?}",
+        st.stretch
+    );
 }
