@@ -22,10 +22,12 @@ pub use pliant_core as core;
 pub use pliant_environment as environment;
 pub use pliant_fem as fem;
 pub use pliant_optim as optim;
+pub use pliant_rod as rod;
 
 /// Makes sure every plugin crate's energy registrations are linked in.
 pub fn init() {
     pliant_cable::link();
     pliant_environment::link();
     pliant_fem::link();
+    pliant_rod::link();
 }

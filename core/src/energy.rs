@@ -137,6 +137,14 @@ pub trait Energy: Send + Sync + std::fmt::Debug {
         self.elements().param_gradient_blocks(s, out)
     }
 
+    /// The energy as [`std::any::Any`], so callers holding a built model can
+    /// reach its concrete type (a rod's frames and strains, for output) with
+    /// [`crate::Model::energies_of`]. `None` by default and for energies
+    /// loaded from plugin libraries.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
+
     /// Named scalar quantities worth recording every step (cable tension in
     /// N and slack in m, for instance), as `(name, value)` with the unit in
     /// the name's documentation. Outputs write them next to the state. Most

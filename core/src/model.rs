@@ -28,6 +28,14 @@ pub struct Model {
 }
 
 impl Model {
+    /// The model's energies of concrete type `T` (those that expose
+    /// themselves through [`Energy::as_any`]), in model order.
+    pub fn energies_of<T: 'static>(&self) -> Vec<&T> {
+        self.energies
+            .iter()
+            .filter_map(|e| e.as_any().and_then(|a| a.downcast_ref::<T>()))
+            .collect()
+    }
     /// Spatial dimension.
     pub fn dim(&self) -> usize {
         self.layout.dim()
@@ -114,6 +122,11 @@ impl ModelBuilder {
     /// The layout so far.
     pub fn layout(&self) -> &Layout {
         &self.layout
+    }
+    /// The initial state so far (m, rad), for energies that size masses or
+    /// rest quantities from it in [`Energy::declare`].
+    pub fn q0(&self) -> &[f64] {
+        &self.q0
     }
     /// Adds a node at `pos` (m) with lumped mass `mass` (kg); returns its index.
     pub fn add_node(&mut self, pos: &[f64], mass: f64) -> Result<usize> {

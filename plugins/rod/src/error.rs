@@ -76,9 +76,7 @@ pub enum RodError {
         value: f64,
     },
     /// Rest lengths are needed when the model is built but were not given.
-    #[error(
-        "`rest_lengths` is required: the twist inertia ρJ|ē| and the lumped masses are declared before node positions are readable (give them, or build the rod with `Rod::with_rest_lengths_from`)"
-    )]
+    #[error("`rest_lengths` could not be taken from the initial node positions")]
     RestLengthsRequired,
     /// An override, actuation entry or query names an edge that does not exist.
     #[error("`{field}` names edge {edge}, but the rod has {count} edges")]

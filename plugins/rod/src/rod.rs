@@ -40,10 +40,10 @@
 //!                {"type": "curvature", "axis": 1, "springs": [1], "channel": "k1"}]}
 //! ```
 //!
-//! `rest_lengths` (one value or one per edge, m) is required for now: the
-//! twist inertia and lumped masses are declared before the model's node
-//! positions can be read (see [`RodError::RestLengthsRequired`]).
-//! [`Rod::with_rest_lengths_from`] computes them from the node positions.
+//! `rest_lengths` (one value or one per edge, m) default to the edge lengths
+//! of the model's initial node positions.
+//! `fixed_twists` lists edges whose twist angle θ is held (a clamp fixes the
+//! first edge's two nodes and its twist).
 
 use crate::bend_twist::BendTwist;
 use crate::element::{ElEval, N, RodEl, RodElements, RodSet, SLOTS};
@@ -230,7 +230,7 @@ pub struct Rod {
     pub poisson_ratio: f64,
     /// Density ρ, kg/m³ (> 0).
     pub density: f64,
-    /// Rest lengths `|ē|`, m (required for now, see the module documentation).
+    /// Rest lengths `|ē|`, m (default: the initial edge lengths).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rest_lengths: Option<RestLengths>,
     /// Whether the rod lumps its translational mass onto its nodes (default true).
@@ -250,6 +250,9 @@ pub struct Rod {
     /// Actuation by parameter channels.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actuation: Vec<Actuation>,
+    /// Edges whose twist angle θ is held fixed (clamps).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixed_twists: Vec<usize>,
     #[serde(skip)]
     declared: Option<Declared>,
     #[serde(skip)]
@@ -363,6 +366,7 @@ impl Rod {
             edge_overrides: vec![],
             spring_overrides: vec![],
             actuation: vec![],
+            fixed_twists: vec![],
             declared: None,
             bound: None,
         }
@@ -416,6 +420,12 @@ impl Rod {
         }
         self.rest_lengths = Some(RestLengths::PerEdge(out));
         Ok(self)
+    }
+    /// Holds the twist angle of `edge` fixed (with the edge's two nodes
+    /// fixed, a clamp).
+    pub fn fix_twist(mut self, edge: usize) -> Self {
+        self.fixed_twists.push(edge);
+        self
     }
     /// Does not lump the rod's translational mass onto the nodes.
     pub fn without_mass(mut self) -> Self {
@@ -539,7 +549,10 @@ impl Rod {
     }
 
     /// Validation that needs neither the layout nor positions.
-    fn validate(&self) -> std::result::Result<(RodNetwork, Vec<f64>), RodError> {
+    fn validate(
+        &self,
+        initial_lengths: Option<Vec<f64>>,
+    ) -> std::result::Result<(RodNetwork, Vec<f64>), RodError> {
         let field = |field, expected, value: f64, ok: bool| {
             if ok {
                 Ok(())
@@ -577,7 +590,7 @@ impl Rod {
         )?;
         let ne = net.edges().len();
         let rest = match &self.rest_lengths {
-            None => return Err(RodError::RestLengthsRequired),
+            None => initial_lengths.ok_or(RodError::RestLengthsRequired)?,
             Some(RestLengths::Uniform(l)) => vec![*l; ne],
             Some(RestLengths::PerEdge(v)) => {
                 if v.len() != ne {
@@ -963,15 +976,52 @@ impl Energy for Rod {
         if dim != 3 {
             return Err(self.err(RodError::Dimension { dim }));
         }
-        let (net, rest) = self.validate().map_err(|e| self.err(e))?;
+        // Default rest lengths: the initial edge lengths.
+        let initial = match self.rest_lengths {
+            Some(_) => None,
+            None => {
+                let (l, q) = (builder.layout(), builder.q0());
+                let mut out = Vec::with_capacity(self.edges.len());
+                for (edge, &[a, b]) in self.edges.iter().enumerate() {
+                    let (mut da, mut db) = ([0; 3], [0; 3]);
+                    for (node, d) in [(a, &mut da), (b, &mut db)] {
+                        if l.node_dofs(node, d, "").is_err() {
+                            return Err(self.err(RodError::MissingNode {
+                                edge,
+                                node,
+                                count: l.n_nodes(),
+                            }));
+                        }
+                    }
+                    out.push(
+                        (0..3)
+                            .map(|k| (q[db[k]] - q[da[k]]).powi(2))
+                            .sum::<f64>()
+                            .sqrt(),
+                    );
+                }
+                Some(out)
+            }
+        };
+        let (net, rest) = self.validate(initial).map_err(|e| self.err(e))?;
         net.check_nodes(builder.layout().n_nodes())
             .map_err(|e| self.err(e))?;
         let r = self.radius;
         let (area, polar) = (PI * r * r, PI * r.powi(4) / 2.0);
-        let twist = rest
+        let twist: Vec<usize> = rest
             .iter()
             .map(|l| builder.add_extra_dof(TWIST_KIND, 0.0, self.density * polar * l))
             .collect();
+        for (k, &e) in self.fixed_twists.iter().enumerate() {
+            let Some(&dof) = twist.get(e) else {
+                return Err(self.err(RodError::EdgeIndex {
+                    field: format!("fixed_twists[{k}]"),
+                    edge: e,
+                    count: twist.len(),
+                }));
+            };
+            builder.constrain(dof, pliant_core::Motion::Fixed)?;
+        }
         if self.add_mass {
             let mut m = std::collections::BTreeMap::<usize, f64>::new();
             for (&[a, b], l) in net.edges().iter().zip(&rest) {
@@ -995,6 +1045,10 @@ impl Energy for Rod {
 
     fn elements(&self) -> &dyn ElementSet {
         &*self.b().set
+    }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
     }
 
     /// Frames are committed here rather than in `end_step`: the transport

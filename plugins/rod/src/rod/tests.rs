@@ -625,8 +625,8 @@ fn bad_input_is_rejected_with_the_field_named() {
             "`density` must be positive",
         ),
         (
-            Rod::chain(&[0, 1, 2, 3], RAD, E, 0.3, 1000.0),
-            "`rest_lengths` is required",
+            Rod::chain(&[0, 1, 2, 3], RAD, E, 0.3, 1000.0).fix_twist(7),
+            "`fixed_twists[0]` names edge 7, but the rod has 3 edges",
         ),
         (
             Rod::chain(&[0, 1, 2, 3], RAD, E, 0.3, 1000.0).with_rest_lengths(vec![0.01; 2]),
