@@ -6,7 +6,7 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration`
+//! `cargo bench --bench gait_iteration [-- REUSE_BELOW ABS_TOL]` (Newton settings of the rollouts; default 0 and 1e-10 N)
 
 use pliant::gait::GaitSetup;
 use pliant::optim::gradient::{gradient_adjoint, jacobian_forward};
@@ -20,7 +20,16 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() {
     pliant::init();
-    let setup = GaitSetup::puppy_walk(false).unwrap();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let reuse: f64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(0.0);
+    let abs_tol: f64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1e-10);
+    let mut setup = GaitSetup::puppy_walk(false).unwrap();
+    setup.newton.reuse_below = reuse;
+    setup.newton.abs_tol = abs_tol;
+    println!("Newton: reuse_below {reuse}, abs_tol {abs_tol:e} N");
     let z: Vec<f64> = (0..setup.gait.nz())
         .map(|j| 0.002 + 0.004 * ((j * 7) % 5) as f64 / 4.0)
         .collect();
@@ -33,13 +42,9 @@ fn main() {
         .robot
         .actuated(0.001, setup.gravity, setup.friction)
         .unwrap();
-    let mut sim = pliant::core::Simulator::new(
-        model,
-        pliant::core::Integrator::Bdf1,
-        setup.h,
-        Default::default(),
-    )
-    .unwrap();
+    let mut sim =
+        pliant::core::Simulator::new(model, pliant::core::Integrator::Bdf1, setup.h, setup.newton)
+            .unwrap();
     let v0 = vec![0.0; ctx.x0.len()];
     let objectives = {
         // The same objectives as the problem, rebuilt for the bare sweeps.

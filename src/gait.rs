@@ -218,6 +218,8 @@ pub struct GaitSetup {
     pub weights: Weights,
     /// Steps to settle on the ground (u = 0) before the gait starts.
     pub settle_steps: usize,
+    /// Newton settings of every rollout.
+    pub newton: NewtonSettings,
 }
 
 /// The paper's layout: h = 0.033 s, 24 preparatory steps, two cycles of 72
@@ -288,6 +290,7 @@ impl GaitSetup {
             h: 0.033,
             weights: Weights::default(),
             settle_steps: 30,
+            newton: NewtonSettings::default(),
         })
     }
     /// The Puppy walking straight; with `symmetric`, each left motor repeats
@@ -321,6 +324,7 @@ impl GaitSetup {
             h: 0.033,
             weights: Weights::default(),
             settle_steps: 30,
+            newton: NewtonSettings::default(),
         })
     }
     /// The Puppy turning right along a quarter circle of 15 cm radius
@@ -366,7 +370,7 @@ impl GaitSetup {
     /// of different problems apart.
     pub fn fingerprint(&self) -> u64 {
         let text = format!(
-            "{} {:?} {:?} {:?} {} {:?} {:?} {:?} {}",
+            "{} {:?} {:?} {:?} {} {:?} {:?} {:?} {} {:?}",
             self.robot.name,
             self.robot.mesh.tets.len(),
             self.gravity,
@@ -375,7 +379,8 @@ impl GaitSetup {
             self.gait,
             self.target,
             self.weights,
-            self.settle_steps
+            self.settle_steps,
+            self.newton
         );
         // FNV-1a: stable across runs and builds.
         text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
@@ -423,8 +428,7 @@ impl GaitSetup {
             .robot
             .actuated(0.001, self.gravity, self.friction)
             .map_err(OptimError::from)?;
-        let newton = NewtonSettings::default();
-        let mut sim = Simulator::new(model, Integrator::Bdf1, self.h, newton)?;
+        let mut sim = Simulator::new(model, Integrator::Bdf1, self.h, self.newton)?;
         let p0 = sim.model().params_at(0.0);
         for k in 0..self.settle_steps {
             sim.step_with(&p0, false).map_err(|e| OptimError::Rollout {
