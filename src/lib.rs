@@ -14,6 +14,8 @@ pub mod gait_run;
 pub mod lattice;
 pub mod output;
 pub mod robots;
+pub mod rod_cantilever;
+pub mod rod_scenes;
 pub mod runner;
 pub mod scene_export;
 

@@ -1,0 +1,1 @@
+//! Cantilever rod under gravity versus Euler–Bernoulli (being written).

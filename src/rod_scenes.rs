@@ -1,0 +1,1 @@
+//! Rod scenes of MAT-DiSMech §7.1 (being written).
