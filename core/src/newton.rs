@@ -40,7 +40,10 @@ pub enum HessianStrategy {
 pub struct NewtonSettings {
     /// Maximum iterations per step.
     pub max_iterations: usize,
-    /// Absolute tolerance on the free-DOF residual force, ∞-norm, N.
+    /// Absolute tolerance on the free-DOF residual force, ∞-norm, N. (A
+    /// solve also stops when a fresh Newton step no longer changes the state
+    /// beyond its floating-point round-off: the residual of a very stiff
+    /// system can floor above 1e-10 N.)
     pub abs_tol: f64,
     /// Tolerance relative to the residual at the initial guess.
     pub rel_tol: f64,
@@ -252,6 +255,21 @@ pub fn minimize_with(
         }
         let neg: Vec<f64> = g.iter().map(|v| -v).collect();
         let mut d = factor.as_ref().expect("factorized above").solve(&neg);
+        // A fresh Newton step below the round-off of the state itself: the
+        // residual is at the floor of floating-point arithmetic (stiff
+        // systems, where forces of 1e-10 N are below the resolution of the
+        // positions); nothing more can be gained.
+        let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
+        if !reuse && inf_norm(&d) <= 16.0 * f64::EPSILON * x_scale {
+            log::debug!(
+                "Newton stopped at the round-off floor: residual {:.3e} N, tolerance {tol:.3e} N",
+                stats.residual
+            );
+            if settings.reuse_below > 0.0 {
+                *carry = factor;
+            }
+            return Ok(stats);
+        }
         let mut slope: f64 = g.iter().zip(&d).map(|(a, b)| a * b).sum();
         if slope.is_nan() || slope >= 0.0 {
             // Not a descent direction (round-off in a near-singular system): steepest descent.

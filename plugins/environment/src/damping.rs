@@ -99,6 +99,17 @@ impl ViscousDamping {
             bound: None,
         }
     }
+    /// Viscosity `eta` (Pa·s, eq. 27) on `nodes` with Voronoi lengths
+    /// `lengths` (m): coefficient `η Δl_i` per node.
+    pub fn viscous(eta: f64, nodes: Vec<usize>, lengths: Vec<f64>) -> Self {
+        Self {
+            coefficient: None,
+            eta: Some(eta),
+            lengths: Some(lengths),
+            nodes: Some(nodes),
+            bound: None,
+        }
+    }
     fn bind_n<const N: usize>(
         &self,
         info: &BindInfo,
