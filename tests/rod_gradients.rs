@@ -1,0 +1,192 @@
+//! Rollout gradients of a rod robot with respect to natural-curvature
+//! controls: a short swimming snake (RFT drag) whose front and back halves
+//! bend by two motors. Forward sensitivity and adjoint agree with central
+//! finite differences of whole rollouts and with each other, so rod robots
+//! are optimized with the same optim crate as FEM robots. A non-planar
+//! variant checks that blocks rebuilt at stored states (Memory::Recompute,
+//! frames restored from the recorded carried state) equal those recorded
+//! during the rollout (Memory::Store), and pins the accuracy of 3-D rod
+//! gradients (see `twisted_rod_gradients_are_close_to_finite_differences`).
+
+use pliant::core::{Integrator, ModelBuilder, NewtonSettings, ParamChannel, ParamKind, Simulator};
+use pliant::environment::ResistiveForce;
+use pliant::optim::{CentreOfMass, ComPath, Gait, Memory, Motor, Objective, Shooting};
+use pliant::rod::{Actuation, Rod};
+
+const EDGES: usize = 8;
+
+/// The snake: 8 edges of 1 cm, r = 1 mm, E = 2 MPa, in the plane z = 0
+/// (or with a 3-D initial shape); curvature channel `front` drives springs
+/// 0–3, `back` springs 4–6 (axis 2: bending in the plane of a rod whose
+/// first director is the plane normal).
+fn snake(planar: bool, memory: Memory) -> Shooting {
+    let mut b = ModelBuilder::new(3).unwrap();
+    let nodes: Vec<usize> = (0..=EDGES)
+        .map(|k| {
+            let s = k as f64 * 0.01;
+            let z = if planar {
+                0.0
+            } else {
+                0.002 * (3.0 * s / 0.08).sin()
+            };
+            let y = if planar {
+                0.0
+            } else {
+                0.003 * (5.0 * s / 0.08).cos()
+            };
+            b.add_node(&[s, y, z], 0.0).unwrap()
+        })
+        .collect();
+    for name in ["front", "back"] {
+        b.add_param(ParamChannel {
+            name: name.into(),
+            kind: ParamKind::Control,
+            value: 0.0,
+            keyframes: vec![],
+        })
+        .unwrap();
+    }
+    b.add_energy(Box::new(
+        Rod::chain(&nodes, 1e-3, 2e6, 0.5, 1200.0)
+            .with_first_director([0.0, 0.0, 1.0])
+            .actuate(Actuation::curvature("front", 2, Some(vec![0, 1, 2, 3])))
+            .actuate(Actuation::curvature("back", 2, Some(vec![4, 5, 6]))),
+    ));
+    let edges: Vec<[usize; 2]> = nodes.windows(2).map(|w| [w[0], w[1]]).collect();
+    b.add_energy(Box::new(ResistiveForce::new(edges, 0.01, 0.1)));
+    let model = b.build().unwrap();
+    let newton = NewtonSettings {
+        abs_tol: 1e-13,
+        rel_tol: 1e-13,
+        max_iterations: 100,
+        ..Default::default()
+    };
+    let h = 0.01;
+    let gait = Gait {
+        motors: vec![
+            Motor {
+                name: "front".into(),
+                channels: vec!["front".into()],
+                mirror_of: None,
+            },
+            Motor {
+                name: "back".into(),
+                channels: vec!["back".into()],
+                mirror_of: None,
+            },
+        ],
+        keyframes: 3,
+        prep_steps: 4,
+        cycle_steps: 9,
+        cycles: 1,
+        bounds: None,
+    };
+    let sim = Simulator::new(model, Integrator::ImplicitEuler, h, newton).unwrap();
+    let map = gait.control_map(sim.model()).unwrap();
+    let model = sim.model();
+    let c0 = CentreOfMass::new(model, &[0, 1]).unwrap().of(&model.q0);
+    let targets = ComPath::straight(&c0, &[0.002, 0.001], gait.steps(), h);
+    let objectives: Vec<Box<dyn Objective>> = vec![Box::new(
+        ComPath::new(model, &[0, 1], targets, 1e4).unwrap(),
+    )];
+    Shooting::new(sim, map, objectives)
+        .unwrap()
+        .with_memory(memory)
+}
+
+/// Keyframe values (curvature increments, 1/m) of the two motors.
+const Z: [f64; 6] = [8.0, -5.0, 3.0, -6.0, 7.0, -2.0];
+
+#[test]
+fn snake_curvature_gradients_match_finite_differences_and_each_other() {
+    let p = snake(true, Memory::Recompute);
+    let (r, jac) = p.jacobian(&Z).unwrap();
+    let g_fwd = pliant::optim::gradient::jt_r(&jac, &r, Z.len());
+    let (_, g_adj) = p.gradient(&Z).unwrap();
+    let scale = g_fwd.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    assert!(scale > 1e-9, "gradient {g_fwd:?}");
+    let eps = 1e-4;
+    for j in 0..Z.len() {
+        let (mut zp, mut zm) = (Z, Z);
+        zp[j] += eps;
+        zm[j] -= eps;
+        let cp = pliant::optim::gradient::cost(&p.residuals(&zp).unwrap());
+        let cm = pliant::optim::gradient::cost(&p.residuals(&zm).unwrap());
+        let fd = (cp - cm) / (2.0 * eps);
+        let (e_fd, e_adj) = (
+            (fd - g_fwd[j]).abs() / scale,
+            (g_adj[j] - g_fwd[j]).abs() / scale,
+        );
+        eprintln!(
+            "z{j}: forward {:.9e}, adjoint {:.9e}, FD {fd:.9e}; forward vs FD {e_fd:.2e}, adjoint vs forward {e_adj:.2e}",
+            g_fwd[j], g_adj[j]
+        );
+        assert!(e_fd < 1e-5, "z{j}: forward {} vs FD {fd}", g_fwd[j]);
+        assert!(
+            e_adj < 1e-9,
+            "z{j}: adjoint {} vs forward {}",
+            g_adj[j],
+            g_fwd[j]
+        );
+    }
+}
+
+#[test]
+fn recomputed_blocks_equal_recorded_ones_for_a_twisted_rod() {
+    // Out of the plane the reference frames are transported along a path
+    // of tangents; the recomputed blocks must see the recorded frames.
+    let (rs, js) = snake(false, Memory::Store).jacobian(&Z).unwrap();
+    let (rr, jr) = snake(false, Memory::Recompute).jacobian(&Z).unwrap();
+    let d = |a: &[f64], b: &[f64]| {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max)
+    };
+    let scale = js.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    eprintln!(
+        "residuals differ by {:e}, Jacobians by {:e} (scale {scale:e})",
+        d(&rs, &rr),
+        d(&js, &jr)
+    );
+    assert_eq!(rs, rr, "the rollouts themselves must agree bitwise");
+    assert!(
+        d(&js, &jr) <= 1e-12 * scale,
+        "Jacobians differ by {}",
+        d(&js, &jr)
+    );
+}
+
+/// Out of the plane, the sensitivities hold each step's reference frames
+/// fixed: the frames are time-parallel transported from the previous step,
+/// so they depend on the whole history of tangents, and that dependence
+/// (a holonomy term, second order in the tangent increments) is not
+/// differentiated. Measured here: 1.4e-4 relative error against central
+/// finite differences. Planar rods (above) are exact. This test pins the
+/// size of the approximation so a change to frames or sensitivities that
+/// makes it worse is noticed.
+#[test]
+fn twisted_rod_gradients_are_close_to_finite_differences() {
+    let p = snake(false, Memory::Recompute);
+    let (r, jac) = p.jacobian(&Z).unwrap();
+    let g = pliant::optim::gradient::jt_r(&jac, &r, Z.len());
+    let scale = g.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let eps = 1e-4;
+    let mut worst: f64 = 0.0;
+    for j in 0..Z.len() {
+        let (mut zp, mut zm) = (Z, Z);
+        zp[j] += eps;
+        zm[j] -= eps;
+        let cp = pliant::optim::gradient::cost(&p.residuals(&zp).unwrap());
+        let cm = pliant::optim::gradient::cost(&p.residuals(&zm).unwrap());
+        let fd = (cp - cm) / (2.0 * eps);
+        worst = worst.max((fd - g[j]).abs() / scale);
+        eprintln!("z{j}: forward {:.9e}, FD {fd:.9e}", g[j]);
+    }
+    eprintln!("worst relative error {worst:e}");
+    assert!(worst < 1e-3, "{worst}");
+    assert!(
+        worst > 1e-7,
+        "now exact ({worst}): tighten this test and the docs"
+    );
+}
