@@ -101,68 +101,73 @@ fn block(label: &str, n: [i64; 3], reps: usize) {
 
 fn puppy() {
     let robot = Robot::puppy().unwrap();
-    // Plain Newton (a fresh factorization per iteration) and Hessian reuse
-    // while the residual falls by 10× or more per iteration, interleaved.
-    // The default tolerance (1e-10 N + 1e-9 relative) and a looser absolute
-    // one of 1e-6 N (5e-7 of the Puppy's weight).
-    let variants = [
-        ("plain Newton", 0.0, 1e-10),
-        ("reuse", 0.1, 1e-10),
-        ("reuse", 0.5, 1e-10),
-        ("plain Newton", 0.0, 1e-6),
-        ("reuse", 0.1, 1e-6),
-        ("reuse", 0.5, 1e-6),
+    // Ground friction: the cable paper's lagged quadratic (§II-C, μ = 100/m)
+    // and MAT-DiSMech's smooth Coulomb (μ = 0.6, slip velocity 1 mm/s);
+    // Newton with the default settings and with `NewtonSettings::fast()`;
+    // all interleaved, medians of 5.
+    let frictions = [
+        (
+            "lagged quadratic (cable paper)",
+            Friction::LaggedQuadratic {
+                mu: 100.0,
+                mu_axis: None,
+            },
+        ),
+        (
+            "smooth Coulomb",
+            Friction::SmoothCoulomb {
+                mu: 0.6,
+                mu_axis: None,
+                slip_velocity: 1e-3,
+            },
+        ),
     ];
-    let mut times = vec![Vec::new(); variants.len()];
-    let mut stats = vec![(0, 0); variants.len()];
-    let mut final_q: Vec<Vec<f64>> = vec![Vec::new(); variants.len()];
-    for _ in 0..3 {
-        for (v, &(_, reuse, abs_tol)) in variants.iter().enumerate() {
-            let m = robot
-                .on_ground(
-                    0.0,
-                    [0.0, 0.0, -9.81],
-                    Friction::SmoothCoulomb {
-                        mu: 0.6,
-                        mu_axis: None,
-                        slip_velocity: 1e-3,
-                    },
-                )
-                .unwrap();
-            let settings = NewtonSettings {
-                reuse_below: reuse,
-                abs_tol,
-                max_iterations: 200,
-                ..NewtonSettings::default()
-            };
-            let mut sim = Simulator::new(m, Integrator::Bdf1, 0.033, settings).unwrap();
-            let t = Instant::now();
-            let (mut iters, mut facts) = (0, 0);
-            for _ in 0..30 {
-                let n = sim.step().unwrap().newton;
-                iters += n.iterations;
-                facts += n.factorizations;
+    let newtons = [
+        ("default Newton", NewtonSettings::default()),
+        ("NewtonSettings::fast()", NewtonSettings::fast()),
+    ];
+    let n = frictions.len() * newtons.len();
+    let mut times = vec![Vec::new(); n];
+    let mut stats = vec![(0, 0); n];
+    let mut finals: Vec<Vec<f64>> = vec![Vec::new(); n];
+    for _ in 0..5 {
+        for (fi, &(_, friction)) in frictions.iter().enumerate() {
+            for (ni, &(_, newton)) in newtons.iter().enumerate() {
+                let v = fi * newtons.len() + ni;
+                let m = robot.on_ground(0.0, [0.0, 0.0, -9.81], friction).unwrap();
+                let mut sim = Simulator::new(m, Integrator::Bdf1, 0.033, newton).unwrap();
+                let t = Instant::now();
+                let (mut iters, mut facts) = (0, 0);
+                for _ in 0..30 {
+                    let r = sim.step().unwrap().newton;
+                    iters += r.iterations;
+                    facts += r.factorizations;
+                }
+                times[v].push(t.elapsed().as_secs_f64());
+                stats[v] = (iters, facts);
+                finals[v] = sim.q().to_vec();
             }
-            times[v].push(t.elapsed().as_secs_f64());
-            stats[v] = (iters, facts);
-            final_q[v] = sim.q().to_vec();
         }
     }
-    for (v, &(name, reuse, abs_tol)) in variants.iter().enumerate() {
-        let t = median(times[v].clone());
-        let dq = final_q[v]
-            .iter()
-            .zip(&final_q[0])
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
-        println!(
-            "puppy, {name} (reuse_below {reuse}, abs_tol {abs_tol:e} N): {} tets; 1 simulated second (30 steps of 33 ms, {} Newton iterations, {} factorizations) in {:.3} s wall time = {:.1}× real time (median of 3); final state differs from plain Newton by {dq:.1e} m",
-            robot.mesh.tets.len(),
-            stats[v].0,
-            stats[v].1,
-            t,
-            0.99 / t
-        );
+    for (fi, &(fname, _)) in frictions.iter().enumerate() {
+        for (ni, &(nname, _)) in newtons.iter().enumerate() {
+            let v = fi * newtons.len() + ni;
+            let base = fi * newtons.len();
+            let t = median(times[v].clone());
+            let dq = finals[v]
+                .iter()
+                .zip(&finals[base])
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            println!(
+                "puppy, {fname} friction, {nname}: {} tets; 1 simulated second (30 steps of 33 ms, {} Newton iterations, {} factorizations) in {:.3} s = {:.1}× real time (median of 5); final state differs from the default settings by {dq:.1e} m",
+                robot.mesh.tets.len(),
+                stats[v].0,
+                stats[v].1,
+                t,
+                0.99 / t
+            );
+        }
     }
 }
 

