@@ -6,7 +6,10 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- REUSE_BELOW ABS_TOL]` (Newton settings of the rollouts; default 0 and 1e-10 N)
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [gn|lm]`
+//! (`default`: tight Newton settings instead of the gait's
+//! `NewtonSettings::fast()`; `lagged`: the cable paper's lagged quadratic
+//! friction, μ = 100/m, instead of smooth Coulomb)
 
 use pliant::gait::GaitSetup;
 use pliant::optim::gradient::{gradient_adjoint, jacobian_forward};
@@ -20,16 +23,26 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() {
     pliant::init();
+    // Arguments: `default` (tight Newton settings instead of the gait's
+    // `NewtonSettings::fast()`), `gn` / `lm` (only that solver).
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    let reuse: f64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(0.0);
-    let abs_tol: f64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1e-10);
+    let has = |k: &str| args.iter().any(|a| a == k);
     let mut setup = GaitSetup::puppy_walk(false).unwrap();
-    setup.newton.reuse_below = reuse;
-    setup.newton.abs_tol = abs_tol;
-    println!("Newton: reuse_below {reuse}, abs_tol {abs_tol:e} N");
+    if has("default") {
+        setup.newton = pliant::core::NewtonSettings::default();
+    }
+    if has("lagged") {
+        // The cable paper's own friction model (§II-C).
+        setup.friction = pliant::environment::Friction::LaggedQuadratic {
+            mu: 100.0,
+            mu_axis: None,
+        };
+    }
+    println!("friction: {:?}", setup.friction);
+    println!("Newton: {:?}", setup.newton);
     let z: Vec<f64> = (0..setup.gait.nz())
         .map(|j| 0.002 + 0.004 * ((j * 7) % 5) as f64 / 4.0)
         .collect();
@@ -107,6 +120,11 @@ fn main() {
             Method::LevenbergMarquardt { tol: 1e-12 },
         ),
     ] {
+        let only_gn = has("gn") && !has("lm");
+        let only_lm = has("lm") && !has("gn");
+        if (only_gn && name.starts_with('L')) || (only_lm && name.starts_with('G')) {
+            continue;
+        }
         let mut per_iter = Vec::new();
         let mut trials = 0;
         for _ in 0..3 {

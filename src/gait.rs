@@ -290,7 +290,7 @@ impl GaitSetup {
             h: 0.033,
             weights: Weights::default(),
             settle_steps: 30,
-            newton: NewtonSettings::default(),
+            newton: NewtonSettings::fast(),
         })
     }
     /// The Puppy walking straight; with `symmetric`, each left motor repeats
@@ -324,7 +324,7 @@ impl GaitSetup {
             h: 0.033,
             weights: Weights::default(),
             settle_steps: 30,
-            newton: NewtonSettings::default(),
+            newton: NewtonSettings::fast(),
         })
     }
     /// The Puppy turning right along a quarter circle of 15 cm radius

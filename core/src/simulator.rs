@@ -162,6 +162,42 @@ impl StepDerivatives {
         }
         y
     }
+    /// [`StepDerivatives::solve`] for `m` right-hand sides at once (`b`
+    /// column-major `n × m`, full length columns): one blocked triangular
+    /// solve instead of `m`, as the forward-sensitivity sweep needs.
+    pub fn solve_many(&self, b: &[f64], m: usize) -> Vec<f64> {
+        let (n, nf) = (self.n, self.free_dofs.len());
+        let mut bf = vec![0.0; nf * m];
+        for j in 0..m {
+            for (k, &i) in self.free_dofs.iter().enumerate() {
+                bf[j * nf + k] = b[j * n + i];
+            }
+        }
+        match &self.factor {
+            DiffFactor::Cholesky(f) => {
+                let x = f.solve_mat(faer::MatRef::from_column_major_slice(&bf, nf, m));
+                for j in 0..m {
+                    for k in 0..nf {
+                        bf[j * nf + k] = x[(k, j)];
+                    }
+                }
+            }
+            DiffFactor::Diagonal(d) => {
+                for j in 0..m {
+                    for k in 0..nf {
+                        bf[j * nf + k] /= d[k];
+                    }
+                }
+            }
+        }
+        let mut y = vec![0.0; n * m];
+        for j in 0..m {
+            for (k, &i) in self.free_dofs.iter().enumerate() {
+                y[j * n + i] = bf[j * nf + k];
+            }
+        }
+        y
+    }
     /// Free DOFs in solve order.
     pub fn free_dofs(&self) -> &[usize] {
         &self.free_dofs

@@ -103,7 +103,7 @@ pub fn jacobian_forward(
     let mut jac: Vec<f64> = Vec::new();
     let mut buf = Residuals::default();
     let mut p_prev_blk = vec![0.0; np * nz];
-    let mut rhs = vec![0.0; n];
+    let mut rhs = vec![0.0; n * nz];
     for k in 1..=tr.steps() {
         let owned;
         let d = match tr.stored_derivatives(k) {
@@ -114,17 +114,16 @@ pub fn jacobian_forward(
             }
         };
         let pk = map.dense_block(k, np);
-        let mut s_new = vec![0.0; n * nz];
+        rhs.fill(0.0);
         for j in 0..nz {
-            rhs.fill(0.0);
-            mul_add(&d.dg_dx_prev, &s[j * n..(j + 1) * n], &mut rhs);
-            mul_add(&d.dg_dv_prev, &v[j * n..(j + 1) * n], &mut rhs);
-            mul_add(&d.dg_dp, &pk[j * np..(j + 1) * np], &mut rhs);
-            let y = d.solve(&rhs);
-            for i in 0..n {
-                s_new[j * n + i] = -y[i];
-            }
+            let col = &mut rhs[j * n..(j + 1) * n];
+            mul_add(&d.dg_dx_prev, &s[j * n..(j + 1) * n], col);
+            mul_add(&d.dg_dv_prev, &v[j * n..(j + 1) * n], col);
+            mul_add(&d.dg_dp, &pk[j * np..(j + 1) * np], col);
         }
+        // All columns in one blocked solve.
+        let mut s_new = d.solve_many(&rhs, nz);
+        s_new.iter_mut().for_each(|y| *y = -*y);
         for idx in 0..n * nz {
             v[idx] = d.vx * s_new[idx] + d.vxp * s[idx] + d.vv * v[idx];
         }
