@@ -720,16 +720,16 @@ impl Gripper {
                 )),
         ));
         if self.contact {
-            let mut s = SphereContact::new(
-                self.sphere_centre,
-                self.sphere_radius,
-                self.stiffness,
-                RADIUS,
-            );
-            s.node_radius = RADIUS;
-            s.mu = self.friction;
-            s.slip_velocity = Some(SLIP_VELOCITY);
-            b.add_energy(Box::new(s));
+            b.add_energy(Box::new(
+                SphereContact::new(
+                    self.sphere_centre,
+                    self.sphere_radius,
+                    self.stiffness,
+                    RADIUS,
+                )
+                .with_node_radius(RADIUS)
+                .with_friction(self.friction, SLIP_VELOCITY),
+            ));
         }
         Ok(RodScene {
             model: b.build()?,

@@ -92,14 +92,15 @@ pub fn piecewise_linear(keys: &[(f64, f64)], t: f64) -> f64 {
             if t <= keys[0].0 {
                 return keys[0].1;
             }
-            for w in keys.windows(2) {
-                let ((t0, v0), (t1, v1)) = (w[0], w[1]);
-                if t <= t1 {
-                    let s = if t1 > t0 { (t - t0) / (t1 - t0) } else { 1.0 };
-                    return v0 + s * (v1 - v0);
-                }
+            // First keyframe at or after t (binary search: long schedules
+            // such as a travelling wave have thousands of keyframes).
+            let i = 1 + keys[1..].partition_point(|k| k.0 < t);
+            if i == keys.len() {
+                return keys[keys.len() - 1].1;
             }
-            keys[keys.len() - 1].1
+            let ((t0, v0), (t1, v1)) = (keys[i - 1], keys[i]);
+            let s = if t1 > t0 { (t - t0) / (t1 - t0) } else { 1.0 };
+            v0 + s * (v1 - v0)
         }
     }
 }

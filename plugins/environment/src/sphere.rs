@@ -114,6 +114,22 @@ impl std::fmt::Debug for Bound {
 }
 
 impl SphereContact {
+    /// Nodes carry a contact radius `r0` (m), e.g. the rod radius.
+    pub fn with_node_radius(mut self, r0: f64) -> Self {
+        self.node_radius = r0;
+        self
+    }
+    /// Coulomb friction μ with slip velocity `slip_velocity` (m/s).
+    pub fn with_friction(mut self, mu: f64, slip_velocity: f64) -> Self {
+        self.mu = mu;
+        self.slip_velocity = Some(slip_velocity);
+        self
+    }
+    /// Only `nodes` touch the sphere.
+    pub fn on_nodes(mut self, nodes: Vec<usize>) -> Self {
+        self.nodes = Some(nodes);
+        self
+    }
     /// A frictionless sphere of `radius` (m) at `centre`, stiffness `k`
     /// (N/m) and tolerance `delta` (m), touched by all nodes.
     pub fn new(centre: [f64; 3], radius: f64, stiffness: f64, delta: f64) -> Self {
