@@ -264,6 +264,13 @@ fn motors_of(robot: &Robot, mirror: &[(&str, &str)]) -> pliant_core::Result<Vec<
 /// 1 mm/s. Standing feet must stick: with a 1 cm/s regularization they creep
 /// and the optimized Tripod walked at half the speed (1.1 vs 1.9 body
 /// lengths per minute after 8–12 iterations, `examples/gait.rs`).
+///
+/// The cable paper's own lagged tangential penalty (§II-C, `Friction::
+/// LaggedQuadratic`) is not used: it resists each step's sliding but cannot
+/// hold a load, so on the 10° incline the Puppy slid 108 mm down in 5.5 s
+/// (μ = 100/m). On flat ground it gave the Puppy 1.98 and the Tripod 0.95
+/// body lengths per minute after 10 iterations, with cheaper rollouts
+/// (`cargo bench --bench gait_iteration -- lagged`).
 pub fn table_friction() -> Friction {
     Friction::SmoothCoulomb {
         mu: 0.6,
