@@ -533,7 +533,15 @@ impl Energy for PanicGuard {
     }
     fn carried_state(&self) -> Vec<f64> {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.inner.carried_state()))
-            .unwrap_or_default()
+            .unwrap_or_else(|e| {
+                log::error!(
+                    "plugin energy `{}` panicked in carried_state: {}",
+                    self.name,
+                    panic_message(&e)
+                );
+                self.poisoned.store(true, Ordering::Relaxed);
+                Vec::new()
+            })
     }
     fn restore_carried_state(&mut self, snapshot: &[f64]) -> Result<()> {
         let name = self.name.clone();

@@ -151,6 +151,7 @@ pub fn jacobian_forward(
         }
         p_prev_blk = pk;
     }
+    tr.restore_end(sim)?;
     Ok((r_all, jac))
 }
 
@@ -238,6 +239,7 @@ pub fn gradient_adjoint(
         s_bar = s_prev;
         v_bar = v_prev;
     }
+    tr.restore_end(sim)?;
     Ok((r_all, grad))
 }
 

@@ -43,10 +43,14 @@ pub struct Trajectory {
     pub t: Vec<f64>,
     /// Newton iterations of each step.
     pub newton_iterations: Vec<usize>,
+    /// Sub-steps of each step (more than 1 when the step was halved).
+    pub substeps: Vec<usize>,
     derivs: Vec<StepDerivatives>,
     /// What the energies carried at the start of steps `1 … K` (empty when
     /// no energy carries anything).
     carried: Vec<Vec<Vec<f64>>>,
+    /// What the energies carried after the last step.
+    carried_end: Vec<Vec<f64>>,
     memory: Memory,
 }
 
@@ -71,6 +75,11 @@ impl Trajectory {
         if self.memory == Memory::Store {
             return Ok(self.derivs[k - 1].clone());
         }
+        if self.substeps[k - 1] > 1 {
+            return Err(OptimError::Input(format!(
+                "step {k} was split by step halving: its derivative blocks are not those of one step (use smaller steps)"
+            )));
+        }
         if let Some(c) = self.carried.get(k - 1) {
             sim.restore_carried_state(c)?;
         }
@@ -81,6 +90,15 @@ impl Trajectory {
             self.t[k - 1],
             &self.p[k - 1],
         )?)
+    }
+    /// Puts back what the energies carried at the end of the rollout (after
+    /// [`Trajectory::derivatives`] replayed earlier steps on `sim`), so a
+    /// caller that keeps stepping `sim` continues consistently.
+    pub fn restore_end(&self, sim: &mut Simulator) -> Result<()> {
+        if self.memory == Memory::Recompute && !self.carried_end.is_empty() {
+            sim.restore_carried_state(&self.carried_end)?;
+        }
+        Ok(())
     }
     /// Borrowed blocks of step `k` when stored.
     pub fn stored_derivatives(&self, k: usize) -> Option<&StepDerivatives> {
@@ -111,8 +129,10 @@ pub fn rollout(
         p: p.to_vec(),
         t: Vec::with_capacity(k_max + 1),
         newton_iterations: Vec::with_capacity(k_max),
+        substeps: Vec::with_capacity(k_max),
         derivs: Vec::new(),
         carried: Vec::new(),
+        carried_end: Vec::new(),
         memory,
     };
     let carries = memory == Memory::Recompute && sim.carried_state().iter().any(|c| !c.is_empty());
@@ -133,9 +153,13 @@ pub fn rollout(
             tr.derivs.push(d);
         }
         tr.newton_iterations.push(rep.newton.iterations);
+        tr.substeps.push(rep.substeps);
         tr.x.push(sim.q().to_vec());
         tr.v.push(sim.v().to_vec());
         tr.t.push(sim.time());
+    }
+    if carries {
+        tr.carried_end = sim.carried_state();
     }
     Ok(tr)
 }

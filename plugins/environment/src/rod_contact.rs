@@ -22,7 +22,10 @@
 //!
 //! Candidate pairs are collected at the start of every step by a hash-grid
 //! broad phase ([`crate::broad_phase`]) within the contact band plus a
-//! margin; the energy then reports a new
+//! margin (`r₀` plus three times the largest node displacement of the
+//! previous step, carried state so recomputed steps see the same pairs; a
+//! pair that reaches the band without being a candidate is reported in the
+//! log and joins at the next step); the energy then reports a new
 //! [`Energy::structure_version`] so the simulator rebuilds its sparsity
 //! pattern. Edges closer along the rod than `2r₀ + δ` at rest (in particular
 //! edges sharing a node) never form pairs.
@@ -164,10 +167,11 @@ struct Bound {
     pairs: Vec<(usize, usize)>,
     set: Box<dyn ElementSet>,
     version: u64,
-    /// Largest node displacement (m) of the last committed step.
+    /// Largest node displacement (m) of the last committed step (carried
+    /// state: it sets the next step's search margin).
     last_move: f64,
-    /// State at the last committed step.
-    last_q: Vec<f64>,
+    /// The current step's start state.
+    start_q: Vec<f64>,
 }
 
 impl std::fmt::Debug for Bound {
@@ -377,7 +381,7 @@ impl Energy for RodContact {
             pairs: Vec::new(),
             version: 0,
             last_move: 0.0,
-            last_q: info.q0.to_vec(),
+            start_q: info.q0.to_vec(),
         });
         let pairs = self.candidates(info.q0, self.margin.unwrap_or(self.radius));
         let b = self.bound.as_mut().expect("just bound");
@@ -392,9 +396,10 @@ impl Energy for RodContact {
 
     fn begin_step(&mut self, q_prev: &[f64], _p: &[f64], _dt: f64, _t: f64) {
         let b = self.bound();
-        let margin = self.margin.unwrap_or(self.radius + 2.0 * b.last_move);
+        let margin = self.margin.unwrap_or(self.radius + 3.0 * b.last_move);
         let pairs = self.candidates(q_prev, margin);
         let b = self.bound.as_mut().expect("bound");
+        b.start_q.copy_from_slice(q_prev);
         if pairs != b.pairs {
             b.set = Self::build_set(b.law, &b.edge_dofs, &pairs);
             b.pairs = pairs;
@@ -407,12 +412,11 @@ impl Energy for RodContact {
         let mut m: f64 = 0.0;
         for d in &b.edge_dofs {
             for node in [&d[..3], &d[3..]] {
-                let s: f64 = node.iter().map(|&i| (q[i] - b.last_q[i]).powi(2)).sum();
+                let s: f64 = node.iter().map(|&i| (q[i] - b.start_q[i]).powi(2)).sum();
                 m = m.max(s.sqrt());
             }
         }
         b.last_move = m;
-        b.last_q.copy_from_slice(q);
         // A pair that reached the contact band without being a candidate
         // was missed this step: say so (the next step will include it).
         let now = self.candidates(q, 0.0);
@@ -436,6 +440,34 @@ impl Energy for RodContact {
 
     fn structure_version(&self) -> u64 {
         self.bound().version
+    }
+
+    /// The search margin's memory: the last step's largest displacement.
+    fn carried_state(&self) -> Vec<f64> {
+        self.bound
+            .as_ref()
+            .map_or_else(Vec::new, |b| vec![b.last_move])
+    }
+
+    fn restore_carried_state(&mut self, snapshot: &[f64]) -> Result<()> {
+        match (self.bound.as_mut(), snapshot) {
+            (Some(b), &[m]) => {
+                b.last_move = m;
+                Ok(())
+            }
+            _ => Err(CoreError::Model(format!(
+                "{}: carried state has {} values, expected 1",
+                self.name,
+                snapshot.len()
+            ))),
+        }
+    }
+
+    /// A new run: no motion remembered.
+    fn reset(&mut self, _q: &[f64]) {
+        if let Some(b) = self.bound.as_mut() {
+            b.last_move = 0.0;
+        }
     }
 
     fn observables(&self, s: &EvalState) -> Vec<(String, f64)> {

@@ -1104,10 +1104,47 @@ impl Energy for Rod {
     /// Frames of a new rollout from `q`: the binding-time frames transported
     /// to the tangents of `q` in one step (the binding-time frames
     /// themselves when `q` has the initial shape).
+    /// Frames for `q` by transporting the binding-time frames to its
+    /// tangents (beyond 120° in two halves, through the bisecting tangent, so
+    /// an edge that points opposite to its binding direction stays well
+    /// defined).
+    /// This is a function of `q` alone, so every run started from `q`
+    /// agrees; it is not the frame a run would have carried to `q` along
+    /// its path (that differs by a holonomy angle out of the plane): to
+    /// continue a run, restore its `carried_state` after `set_state`.
     fn reset(&mut self, q: &[f64]) {
         if let Some(b) = &mut self.bound {
             b.frames = b.init_frames.clone();
             let t = tangents(&b.node_dofs, q);
+            let mid: Vec<[f64; 3]> = b
+                .frames
+                .edges
+                .iter()
+                .zip(&t)
+                .map(|(f, t)| {
+                    let a = f.tangent;
+                    if a[0] * t[0] + a[1] * t[1] + a[2] * t[2] > -0.5 {
+                        // Within 120°: one transport (the second is a no-op).
+                        return *t;
+                    }
+                    let m = [a[0] + t[0], a[1] + t[1], a[2] + t[2]];
+                    let l = norm(&m);
+                    if l > 1e-3 {
+                        m.map(|c| c / l)
+                    } else {
+                        // Antipodal: any direction perpendicular to `a`.
+                        let k = (0..3)
+                            .min_by(|&i, &j| a[i].abs().total_cmp(&a[j].abs()))
+                            .unwrap_or(0);
+                        let mut e = [0.0; 3];
+                        e[k] = 1.0;
+                        let p = cross(&a, &e);
+                        let lp = norm(&p);
+                        p.map(|c| c / lp)
+                    }
+                })
+                .collect();
+            b.frames.transport_to(&b.net, &mid);
             b.frames.transport_to(&b.net, &t);
             Rod::push_frames(b);
         }

@@ -47,6 +47,11 @@ pub struct StretchEval {
 impl StretchSpring {
     /// Energy (J) at edge vector `e` with natural strain `c`, for any scalar type.
     pub fn energy<D: Scalar>(&self, e: &V3<D>, c: D) -> D {
+        if c.re() <= -1.0 {
+            // Natural length ≤ 0: no admissible state (the line search and
+            // Newton reject an infinite energy with a typed error).
+            return D::from(f64::INFINITY);
+        }
         let l = (c + 1.0) * self.rest;
         let eps = norm(e) / l - 1.0;
         eps * eps * l * (0.5 * self.ks)
@@ -54,6 +59,9 @@ impl StretchSpring {
 
     /// `(E, ε)` without derivatives, bit for bit those of [`StretchSpring::eval`].
     pub fn value(&self, e: &[f64; 3], c: f64) -> (f64, f64) {
+        if c <= -1.0 {
+            return (f64::INFINITY, f64::INFINITY);
+        }
         let big_l = self.rest * (1.0 + c);
         let eps = norm(e) / big_l - 1.0;
         (0.5 * self.ks * eps * eps * big_l, eps)

@@ -870,3 +870,35 @@ fn a_natural_stretch_changes_the_edge_length() {
         st.stretch
     );
 }
+
+#[test]
+fn reset_to_a_state_with_a_reversed_edge_stays_finite() {
+    // Edge 2 of a straight rod folded back onto itself (its tangent opposite
+    // to the binding one): a single transport from the binding frame would
+    // divide by 1 + a·t = 0.
+    let pos: Vec<[f64; 3]> = (0..5).map(|k| [0.01 * k as f64, 0.0, 0.0]).collect();
+    let rod = actuated_chain(5).with_rest_lengths_from(&pos).unwrap();
+    let (mut rod, model) = setup(rod, &pos, &CHANNELS);
+    let p = model.params_at(0.0);
+    let mut q = model.q0.clone();
+    // A U-turn: edge 2 = x3 − x2 points exactly along −x, its neighbours
+    // turn by less than 180°.
+    for (k, p) in [
+        [0.0, 0.0, 0.0],
+        [0.01, 0.0, 0.0],
+        [0.015, 0.008, 0.0],
+        [0.005, 0.008, 0.0],
+        [-0.005, 0.0, 0.0],
+    ]
+    .iter()
+    .enumerate()
+    {
+        q[3 * k..3 * k + 3].copy_from_slice(p);
+    }
+    rod.reset(&q);
+    for f in &rod.frames().unwrap().edges {
+        assert!(f.director.iter().all(|c| c.is_finite()), "{f:?}");
+    }
+    let v = rod.value(&eval(&q, &p));
+    assert!(v.is_finite(), "energy {v}");
+}
