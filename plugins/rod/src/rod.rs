@@ -993,12 +993,17 @@ impl Energy for Rod {
                             }));
                         }
                     }
-                    out.push(
-                        (0..3)
-                            .map(|k| (q[db[k]] - q[da[k]]).powi(2))
-                            .sum::<f64>()
-                            .sqrt(),
-                    );
+                    let len = (0..3)
+                        .map(|k| (q[db[k]] - q[da[k]]).powi(2))
+                        .sum::<f64>()
+                        .sqrt();
+                    if len.is_nan() || len <= 0.0 {
+                        return Err(self.err(RodError::ZeroLengthEdge {
+                            edge,
+                            nodes: [a, b],
+                        }));
+                    }
+                    out.push(len);
                 }
                 Some(out)
             }

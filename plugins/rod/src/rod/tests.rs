@@ -581,6 +581,16 @@ fn build_err(rod: Rod, pos: &[[f64; 3]], channels: &[&str]) -> String {
 }
 
 #[test]
+fn coincident_nodes_are_a_zero_length_edge() {
+    let pos = [[0.0, 0.0, 0.0], [0.01, 0.0, 0.0], [0.01, 0.0, 0.0]];
+    let e = build_err(Rod::chain(&[0, 1, 2], RAD, E, 0.3, 1000.0), &pos, &[]);
+    assert!(
+        e.contains("edge 1 (nodes 1 and 2) has zero length in the initial state"),
+        "{e}"
+    );
+}
+
+#[test]
 fn bad_input_is_rejected_with_the_field_named() {
     let pos: Vec<[f64; 3]> = (0..4).map(|k| [0.01 * k as f64, 0.0, 0.0]).collect();
     let ok = || Rod::chain(&[0, 1, 2, 3], RAD, E, 0.3, 1000.0).with_rest_lengths(vec![0.01; 3]);
