@@ -307,3 +307,28 @@ fn levenberg_marquardt_is_monotone_and_keeps_the_bounds() {
         res.z
     );
 }
+
+#[test]
+fn a_trial_that_must_be_rejected_stops_early_and_exactly() {
+    let p = problem(Integrator::Bdf1, Memory::Recompute);
+    let nz = p.map().nz();
+    let w = vec![0.3; nz];
+    let w2 = vec![-0.2; nz];
+    let c = pliant::optim::gradient::cost(&p.residuals(&w).unwrap());
+    // A bound above the cost: the full rollout, the same cost.
+    let p2 = problem(Integrator::Bdf1, Memory::Recompute);
+    assert_eq!(p2.cost_below(&w, 2.0 * c + 1.0).unwrap(), Some(c));
+    assert_eq!(p2.stats().rollouts_cut_short, 0);
+    // A bound far below: rejected, stopped before the end.
+    let steps_before = p2.stats().steps;
+    assert_eq!(p2.cost_below(&w2, 1e-300).unwrap(), None);
+    let s = p2.stats();
+    assert_eq!(s.rollouts_cut_short, 1);
+    assert_eq!(
+        s.steps, steps_before,
+        "a cut rollout adds no completed steps"
+    );
+    // And the cached point is still the finished one.
+    assert_eq!(p2.cost_below(&w, f64::INFINITY).unwrap(), Some(c));
+    assert_eq!(p2.stats().rollouts, 2);
+}

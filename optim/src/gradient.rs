@@ -27,6 +27,23 @@ use pliant_core::simulator::{mul_add, tr_mul_add};
 
 /// The objective's residuals over a trajectory (rows ordered by step, then
 /// objective) and `O = ½‖r‖²`.
+/// `½‖r_k‖²` of the residuals of step `k` alone (all objectives).
+pub fn step_cost(
+    tr: &Trajectory,
+    base: &[f64],
+    objectives: &[Box<dyn Objective>],
+    k: usize,
+) -> f64 {
+    let mut buf = Residuals::default();
+    let mut c = 0.0;
+    for o in objectives {
+        buf.clear();
+        o.eval(&view(tr, base, k), &mut buf);
+        c += cost(&buf.r);
+    }
+    c
+}
+
 pub fn residuals(tr: &Trajectory, base: &[f64], objectives: &[Box<dyn Objective>]) -> Vec<f64> {
     let mut r = Vec::new();
     let mut buf = Residuals::default();

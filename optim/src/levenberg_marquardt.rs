@@ -57,6 +57,13 @@ impl LevenbergMarquardt {
     }
 }
 
+/// A problem whose trial cost may stop early once it is certain to exceed
+/// the cost to beat (a rollout whose steps so far already cost more).
+pub trait TrialCost {
+    /// `Some(½‖r(p)‖²)` when it is below `bound`, `None` otherwise.
+    fn trial_cost(&self, p: &DVector<f64>, bound: f64) -> Result<Option<f64>, Error>;
+}
+
 fn half_sq(r: &DVector<f64>) -> f64 {
     0.5 * r.norm_squared()
 }
@@ -64,7 +71,8 @@ fn half_sq(r: &DVector<f64>) -> f64 {
 impl<O> Solver<O, IterState<DVector<f64>, (), DMatrix<f64>, (), (), f64>> for LevenbergMarquardt
 where
     O: Operator<Param = DVector<f64>, Output = DVector<f64>>
-        + Jacobian<Param = DVector<f64>, Jacobian = DMatrix<f64>>,
+        + Jacobian<Param = DVector<f64>, Jacobian = DMatrix<f64>>
+        + TrialCost,
 {
     fn name(&self) -> &str {
         "Levenberg-Marquardt"
@@ -146,8 +154,11 @@ where
                 trial.iter_mut().for_each(|v| *v = v.clamp(lo, hi));
             }
             let delta = &trial - &p;
-            let ct = match problem.apply(&trial) {
-                Ok(rt) => half_sq(&rt),
+            // Only a decrease is accepted, so a trial may stop as soon as it
+            // costs more than `c0`.
+            let ct = match problem.problem("operator_count", |o| o.trial_cost(&trial, c0)) {
+                Ok(Some(c)) => c,
+                Ok(None) => f64::INFINITY,
                 Err(e) => {
                     log::info!("Levenberg-Marquardt: trial rejected ({e})");
                     f64::INFINITY

@@ -362,6 +362,17 @@ impl argmin::core::CostFunction for StatsMirror {
         r
     }
 }
+impl crate::levenberg_marquardt::TrialCost for StatsMirror {
+    fn trial_cost(
+        &self,
+        w: &DVector<f64>,
+        bound: f64,
+    ) -> std::result::Result<Option<f64>, ArgminError> {
+        let r = self.inner.trial_cost(w, bound);
+        self.sync();
+        r
+    }
+}
 impl argmin::core::Gradient for StatsMirror {
     type Param = DVector<f64>;
     type Gradient = DVector<f64>;

@@ -58,6 +58,9 @@ pub struct ShootingStats {
     pub jacobians: usize,
     /// Gradients (adjoint) computed.
     pub gradients: usize,
+    /// Trial rollouts stopped early because their cost already exceeded
+    /// the bound they had to beat (counted in `rollouts` too).
+    pub rollouts_cut_short: usize,
     /// Wall time in rollouts, s.
     pub rollout_seconds: f64,
     /// Wall time in sensitivity/adjoint sweeps, s.
@@ -277,6 +280,55 @@ impl Shooting {
         inner.cache = Some((w.to_vec(), tr, r.clone()));
         Ok(r)
     }
+    /// The cost `½‖r(w)‖²` if it is below `bound`, `None` otherwise. The
+    /// rollout stops as soon as the steps done already cost more than
+    /// `bound` (every residual is a per-step square, so the cost only grows
+    /// along the rollout): a rejected trial costs less than a rollout. A
+    /// finished rollout is cached like [`Shooting::residuals`].
+    pub fn cost_below(&self, w: &[f64], bound: f64) -> Result<Option<f64>> {
+        {
+            let inner = self.inner.lock().expect("not poisoned");
+            if let Some((cw, _, r)) = &inner.cache
+                && cw == w
+            {
+                let c = crate::gradient::cost(r);
+                return Ok((c < bound).then_some(c));
+            }
+        }
+        let mut reg = Vec::new();
+        self.reg_residuals(w, &mut reg);
+        let c_reg = crate::gradient::cost(&reg);
+        let z = self.z_of(w);
+        let p = self.map.params(&self.base, &z)?;
+        let mut inner = self.inner.lock().expect("not poisoned");
+        let t0 = Instant::now();
+        let mut acc = c_reg;
+        let (base, objectives) = (&self.base, &self.objectives);
+        let done = crate::trajectory::rollout_while(
+            &mut inner.sim,
+            &self.x0,
+            &self.v0,
+            &p,
+            self.memory,
+            |tr, k| {
+                acc += crate::gradient::step_cost(tr, base, objectives, k);
+                acc < bound
+            },
+        )?;
+        inner.stats.rollouts += 1;
+        inner.stats.rollout_seconds += t0.elapsed().as_secs_f64();
+        let Some(tr) = done else {
+            inner.stats.rollouts_cut_short += 1;
+            return Ok(None);
+        };
+        inner.stats.steps += tr.steps();
+        inner.stats.newton_iterations += tr.newton_iterations.iter().sum::<usize>();
+        let mut r = residuals(&tr, &self.base, &self.objectives);
+        r.extend(reg);
+        let c = crate::gradient::cost(&r);
+        inner.cache = Some((w.to_vec(), tr, r));
+        Ok((c < bound).then_some(c))
+    }
     fn with_trajectory<T>(
         &self,
         w: &[f64],
@@ -362,6 +414,16 @@ impl Operator for Shooting {
     fn apply(&self, w: &Self::Param) -> std::result::Result<Self::Output, ArgminError> {
         let r = self.residuals(w.as_slice()).map_err(to_argmin)?;
         Ok(DVector::from_vec(r))
+    }
+}
+
+impl crate::levenberg_marquardt::TrialCost for Shooting {
+    fn trial_cost(
+        &self,
+        w: &DVector<f64>,
+        bound: f64,
+    ) -> std::result::Result<Option<f64>, ArgminError> {
+        self.cost_below(w.as_slice(), bound).map_err(to_argmin)
     }
 }
 

@@ -121,6 +121,20 @@ pub fn rollout(
     p: &[Vec<f64>],
     memory: Memory,
 ) -> Result<Trajectory> {
+    Ok(rollout_while(sim, x0, v0, p, memory, |_, _| true)?.expect("never stopped"))
+}
+
+/// [`rollout`] that asks `keep_going(trajectory so far, k)` after each step
+/// `k` and returns `None` as soon as it says no (a trial that is already
+/// known to be rejected need not be finished).
+pub fn rollout_while(
+    sim: &mut Simulator,
+    x0: &[f64],
+    v0: &[f64],
+    p: &[Vec<f64>],
+    memory: Memory,
+    mut keep_going: impl FnMut(&Trajectory, usize) -> bool,
+) -> Result<Option<Trajectory>> {
     sim.set_state(x0, v0, 0.0, 0)?;
     let k_max = p.len();
     let mut tr = Trajectory {
@@ -157,9 +171,12 @@ pub fn rollout(
         tr.x.push(sim.q().to_vec());
         tr.v.push(sim.v().to_vec());
         tr.t.push(sim.time());
+        if !keep_going(&tr, k + 1) {
+            return Ok(None);
+        }
     }
     if carries {
         tr.carried_end = sim.carried_state();
     }
-    Ok(tr)
+    Ok(Some(tr))
 }
