@@ -371,9 +371,19 @@ impl Earthworm {
     pub fn build(&self) -> Result<RodScene> {
         let half = 0.5 * LENGTH;
         let mass = Self::RHO * std::f64::consts::PI * RADIUS * RADIUS * LENGTH;
-        let z = RADIUS + log_exp_rest_gap(mass * GRAVITY / 3.0, self.stiffness, RADIUS);
+        // Each node starts at the gap where the ground carries its lumped
+        // weight (a quarter, a half and a quarter of the worm).
+        let z =
+            |share: f64| RADIUS + log_exp_rest_gap(share * mass * GRAVITY, self.stiffness, RADIUS);
         let mut b = ModelBuilder::new(3)?;
-        let nodes = add_nodes(&mut b, &[[0.0, 0.0, z], [half, 0.0, z], [LENGTH, 0.0, z]])?;
+        let nodes = add_nodes(
+            &mut b,
+            &[
+                [0.0, 0.0, z(0.25)],
+                [half, 0.0, z(0.5)],
+                [LENGTH, 0.0, z(0.25)],
+            ],
+        )?;
         let (k0, k1) = self.keyframes();
         b.add_param(control("edge0", k0))?;
         b.add_param(control("edge1", k1))?;
