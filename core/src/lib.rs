@@ -23,6 +23,7 @@ pub mod node_energy;
 pub mod params;
 pub mod penalty;
 pub mod plugin;
+pub mod pvd;
 pub mod reduced;
 pub mod registry;
 pub mod scene;

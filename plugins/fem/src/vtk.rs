@@ -5,35 +5,15 @@
 
 use crate::material::{lame, psi};
 use crate::mesh::TetMesh;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use thiserror::Error;
+use pliant_core::pvd::PvdSeries;
+use std::path::Path;
 use vtkio::model::{
     Attribute, Attributes, ByteOrder, CellType, Cells, DataSet, UnstructuredGridPiece, Version,
     VertexNumbers, Vtk,
 };
 
-/// Writing VTK output failed.
-#[derive(Debug, Error)]
-pub enum VtkError {
-    /// File system error, with the path.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// vtkio refused the data.
-    #[error("{path}: {message}")]
-    Vtk {
-        /// The file.
-        path: PathBuf,
-        /// What vtkio said.
-        message: String,
-    },
-}
+/// Writing VTK output failed (the shared series error of pliant-core).
+pub type VtkError = pliant_core::pvd::SeriesError;
 
 /// Neo-Hookean energy density Ψ (Pa) of every tetrahedron of `mesh` in the
 /// deformed positions `x` (m), for Young's modulus `e` (Pa) and Poisson's ratio `nu`.
@@ -59,22 +39,14 @@ pub fn energy_density(mesh: &TetMesh, x: &[[f64; 3]], e: f64, nu: f64) -> Vec<f6
 /// A time series of VTK frames plus its `.pvd` index.
 #[derive(Debug)]
 pub struct VtkSeries {
-    dir: PathBuf,
-    name: String,
-    frames: Vec<(f64, String)>,
+    series: PvdSeries,
 }
 
 impl VtkSeries {
     /// A series `name` in directory `dir` (created if needed).
     pub fn new(dir: &Path, name: &str) -> Result<Self, VtkError> {
-        std::fs::create_dir_all(dir).map_err(|source| VtkError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
         Ok(Self {
-            dir: dir.to_path_buf(),
-            name: name.to_string(),
-            frames: vec![],
+            series: PvdSeries::new(dir, name)?,
         })
     }
 
@@ -88,8 +60,7 @@ impl VtkSeries {
         velocity: &[[f64; 3]],
         energy_density: &[f64],
     ) -> Result<(), VtkError> {
-        let file = format!("{}_{:05}.vtk", self.name, self.frames.len());
-        let path = self.dir.join(&file);
+        let (path, file) = self.series.next_frame("vtk");
         let mut attributes = Attributes::new();
         attributes.point.push(
             Attribute::vectors("velocity")
@@ -100,7 +71,7 @@ impl VtkSeries {
             .push(Attribute::scalars("energy_density", 1).with_data(energy_density.to_vec()));
         let vtk = Vtk {
             version: Version::new_legacy(4, 2),
-            title: format!("{} t = {t} s", self.name),
+            title: format!("{} t = {t} s", self.series.name()),
             byte_order: ByteOrder::BigEndian,
             file_path: None,
             data: DataSet::inline(UnstructuredGridPiece {
@@ -123,42 +94,20 @@ impl VtkSeries {
                 data: attributes,
             }),
         };
-        vtk.export_be(&path).map_err(|e| VtkError::Vtk {
+        vtk.export_be(&path).map_err(|e| VtkError::Format {
             path: path.clone(),
             message: format!("{e:?}"),
         })?;
-        self.frames.push((t, file));
-        self.write_pvd()
-    }
-
-    /// (Re)writes `<name>.pvd`, the collection ParaView opens.
-    fn write_pvd(&self) -> Result<(), VtkError> {
-        let path = self.dir.join(format!("{}.pvd", self.name));
-        let io = |source| VtkError::Io {
-            path: path.clone(),
-            source,
-        };
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).map_err(io)?);
-        let mut body = String::from(
-            "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n",
-        );
-        for (t, file) in &self.frames {
-            body.push_str(&format!(
-                "    <DataSet timestep=\"{t}\" part=\"0\" file=\"{file}\"/>\n"
-            ));
-        }
-        body.push_str("  </Collection>\n</VTKFile>\n");
-        f.write_all(body.as_bytes()).map_err(io)?;
-        f.flush().map_err(io)
+        self.series.push(t, file)
     }
 
     /// Number of frames written.
     pub fn len(&self) -> usize {
-        self.frames.len()
+        self.series.len()
     }
     /// Whether no frame was written.
     pub fn is_empty(&self) -> bool {
-        self.frames.is_empty()
+        self.series.is_empty()
     }
 }
 

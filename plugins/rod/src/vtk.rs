@@ -8,41 +8,19 @@
 //! [`RodVtkSeries::write_frame`] writes any polylines with named cell data.
 
 use crate::rod::Rod;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use thiserror::Error;
+use pliant_core::pvd::PvdSeries;
+use std::path::Path;
 use vtkio::model::{
     Attribute, Attributes, ByteOrder, DataSet, PolyDataPiece, Version, VertexNumbers, Vtk,
 };
 
-/// Writing VTK output failed.
-#[derive(Debug, Error)]
-pub enum VtkError {
-    /// File system error, with the path.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// vtkio refused the data, or the data are inconsistent.
-    #[error("{path}: {message}")]
-    Vtk {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        message: String,
-    },
-}
+/// Writing VTK output failed (the shared series error of pliant-core).
+pub type VtkError = pliant_core::pvd::SeriesError;
 
 /// A time series of VTK poly-data frames plus its `.pvd` index.
 #[derive(Debug)]
 pub struct RodVtkSeries {
-    dir: PathBuf,
-    name: String,
-    frames: Vec<(f64, String)>,
+    series: PvdSeries,
 }
 
 /// Per-edge data of one frame.
@@ -57,14 +35,8 @@ pub enum CellData<'a> {
 impl RodVtkSeries {
     /// A series `name` in directory `dir` (created if needed).
     pub fn new(dir: &Path, name: &str) -> Result<Self, VtkError> {
-        std::fs::create_dir_all(dir).map_err(|source| VtkError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
         Ok(Self {
-            dir: dir.to_path_buf(),
-            name: name.to_string(),
-            frames: vec![],
+            series: PvdSeries::new(dir, name)?,
         })
     }
 
@@ -77,9 +49,8 @@ impl RodVtkSeries {
         edges: &[[usize; 2]],
         cells: &[CellData],
     ) -> Result<(), VtkError> {
-        let file = format!("{}_{:05}.vtk", self.name, self.frames.len());
-        let path = self.dir.join(&file);
-        let bad = |message: String| VtkError::Vtk {
+        let (path, file) = self.series.next_frame("vtk");
+        let bad = |message: String| VtkError::Format {
             path: path.clone(),
             message,
         };
@@ -109,7 +80,7 @@ impl RodVtkSeries {
         }
         let vtk = Vtk {
             version: Version::new_legacy(4, 2),
-            title: format!("{} t = {t} s", self.name),
+            title: format!("{} t = {t} s", self.series.name()),
             byte_order: ByteOrder::BigEndian,
             file_path: None,
             data: DataSet::inline(PolyDataPiece {
@@ -133,8 +104,7 @@ impl RodVtkSeries {
             }),
         };
         vtk.export_be(&path).map_err(|e| bad(format!("{e:?}")))?;
-        self.frames.push((t, file));
-        self.write_pvd()
+        self.series.push(t, file)
     }
 
     /// Writes a bound rod at `(q, p)` (frames as currently lagged): its
@@ -178,34 +148,13 @@ impl RodVtkSeries {
         )
     }
 
-    /// (Re)writes `<name>.pvd`, the collection ParaView opens.
-    fn write_pvd(&self) -> Result<(), VtkError> {
-        let path = self.dir.join(format!("{}.pvd", self.name));
-        let io = |source| VtkError::Io {
-            path: path.clone(),
-            source,
-        };
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).map_err(io)?);
-        let mut body = String::from(
-            "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n",
-        );
-        for (t, file) in &self.frames {
-            body.push_str(&format!(
-                "    <DataSet timestep=\"{t}\" part=\"0\" file=\"{file}\"/>\n"
-            ));
-        }
-        body.push_str("  </Collection>\n</VTKFile>\n");
-        f.write_all(body.as_bytes()).map_err(io)?;
-        f.flush().map_err(io)
-    }
-
     /// Number of frames written.
     pub fn len(&self) -> usize {
-        self.frames.len()
+        self.series.len()
     }
     /// Whether no frame was written.
     pub fn is_empty(&self) -> bool {
-        self.frames.is_empty()
+        self.series.is_empty()
     }
 }
 
