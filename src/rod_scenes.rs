@@ -85,6 +85,22 @@ pub struct SceneInfo {
     pub radius: f64,
 }
 
+impl SceneInfo {
+    /// A dynamic scene: implicit Euler at `dt` (s) for `steps` steps, the
+    /// scenes' Newton settings, rods of radius [`RADIUS`].
+    fn implicit_euler(name: &str, dt: f64, steps: usize, rods: Vec<Vec<usize>>) -> Self {
+        Self {
+            name: name.into(),
+            integrator: Integrator::ImplicitEuler,
+            dt,
+            steps,
+            newton: newton(),
+            rods,
+            radius: RADIUS,
+        }
+    }
+}
+
 impl RodScene {
     /// The simulator at the initial state, and the scene's description.
     pub fn simulator(self) -> Result<(Simulator, SceneInfo)> {
@@ -399,15 +415,12 @@ impl Earthworm {
         b.add_energy(Box::new(ground(self.stiffness, self.friction)));
         Ok(RodScene {
             model: b.build()?,
-            info: SceneInfo {
-                name: "earthworm".into(),
-                integrator: Integrator::ImplicitEuler,
-                dt: self.dt,
-                steps: steps(self.duration, self.dt),
-                newton: newton(),
-                rods: vec![nodes],
-                radius: RADIUS,
-            },
+            info: SceneInfo::implicit_euler(
+                "earthworm",
+                self.dt,
+                steps(self.duration, self.dt),
+                vec![nodes],
+            ),
         })
     }
 }
@@ -525,15 +538,7 @@ impl Snake {
         b.add_energy(Box::new(ResistiveForce::new(edges, self.ct, self.cn)));
         Ok(RodScene {
             model: b.build()?,
-            info: SceneInfo {
-                name: "snake".into(),
-                integrator: Integrator::ImplicitEuler,
-                dt: self.dt,
-                steps: n,
-                newton: newton(),
-                rods: vec![nodes],
-                radius: RADIUS,
-            },
+            info: SceneInfo::implicit_euler("snake", self.dt, n, vec![nodes]),
         })
     }
 }
@@ -600,15 +605,12 @@ impl DroppedRod {
         b.add_energy(Box::new(ground(self.stiffness, self.friction)));
         Ok(RodScene {
             model: b.build()?,
-            info: SceneInfo {
-                name: "drop".into(),
-                integrator: Integrator::ImplicitEuler,
-                dt: self.dt,
-                steps: steps(self.duration, self.dt),
-                newton: newton(),
-                rods: vec![nodes],
-                radius: RADIUS,
-            },
+            info: SceneInfo::implicit_euler(
+                "drop",
+                self.dt,
+                steps(self.duration, self.dt),
+                vec![nodes],
+            ),
         })
     }
 }
@@ -743,19 +745,16 @@ impl Gripper {
         }
         Ok(RodScene {
             model: b.build()?,
-            info: SceneInfo {
-                name: if self.contact {
-                    "gripper_contact".into()
+            info: SceneInfo::implicit_euler(
+                if self.contact {
+                    "gripper_contact"
                 } else {
-                    "gripper_free".into()
+                    "gripper_free"
                 },
-                integrator: Integrator::ImplicitEuler,
-                dt: self.dt,
-                steps: steps(self.duration, self.dt),
-                newton: newton(),
-                rods: vec![nodes],
-                radius: RADIUS,
-            },
+                self.dt,
+                steps(self.duration, self.dt),
+                vec![nodes],
+            ),
         })
     }
 }
@@ -871,15 +870,12 @@ impl CrossingRods {
         }
         Ok(RodScene {
             model: b.build()?,
-            info: SceneInfo {
-                name: "crossing".into(),
-                integrator: Integrator::ImplicitEuler,
-                dt: self.dt,
-                steps: steps(self.duration, self.dt),
-                newton: newton(),
-                rods: vec![a, bb],
-                radius: RADIUS,
-            },
+            info: SceneInfo::implicit_euler(
+                "crossing",
+                self.dt,
+                steps(self.duration, self.dt),
+                vec![a, bb],
+            ),
         })
     }
 }
