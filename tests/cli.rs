@@ -12,6 +12,24 @@ fn tmp(name: &str) -> std::path::PathBuf {
     d
 }
 
+/// Runs `pliant simulate SCENE --out OUT_DIR`, asserts it succeeded and
+/// returns the written `trajectory.csv`.
+fn simulate(scene: &std::path::Path, out_dir: &std::path::Path) -> String {
+    let out = pliant()
+        .arg("simulate")
+        .arg(scene)
+        .arg("--out")
+        .arg(out_dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::read_to_string(out_dir.join("trajectory.csv")).unwrap()
+}
+
 #[test]
 fn energies_lists_the_builtins() {
     let out = pliant().arg("energies").output().unwrap();
@@ -29,17 +47,7 @@ fn simulate_writes_trajectories() {
         env!("CARGO_MANIFEST_DIR"),
         "/examples/scenes/hanging_chain.json"
     );
-    let out = pliant()
-        .args(["simulate", scene, "--out"])
-        .arg(&out_dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let csv = std::fs::read_to_string(out_dir.join("trajectory.csv")).unwrap();
+    let csv = simulate(scene.as_ref(), &out_dir);
     let rows = csv.lines().count();
     assert_eq!(rows, 1 + 1 + 200, "header + initial + 200 steps");
     let json: serde_json::Value =
@@ -230,19 +238,7 @@ fn simulate_writes_cable_tension_and_slack_columns() {
     )
     .unwrap();
     let out_dir = dir.join("out");
-    let out = pliant()
-        .arg("simulate")
-        .arg(&scene)
-        .arg("--out")
-        .arg(&out_dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let csv = std::fs::read_to_string(out_dir.join("trajectory.csv")).unwrap();
+    let csv = simulate(&scene, &out_dir);
     let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
     let col = |name: &str| {
         header
@@ -279,17 +275,7 @@ fn a_rod_scene_file_simulates_and_drapes_over_the_sphere() {
         env!("CARGO_MANIFEST_DIR"),
         "/examples/scenes/rod_drape.json"
     );
-    let out = pliant()
-        .args(["simulate", scene, "--out"])
-        .arg(&out_dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let csv = std::fs::read_to_string(out_dir.join("trajectory.csv")).unwrap();
+    let csv = simulate(scene.as_ref(), &out_dir);
     let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
     assert!(header.contains(&"rod.bend_energy"), "{header:?}");
     let last: Vec<f64> = csv
