@@ -3,7 +3,7 @@
 //! Differentiable trajectories (cable paper §III): rollouts that record what
 //! differentiation needs ([`trajectory`]), forward sensitivities and adjoints
 //! of whole rollouts ([`gradient`], and [`forward`] for constant
-//! parameters), objectives in residual form ([`objective`]), control
+//! parameters), objectives in residual form ([`objective`], [`heading`]), control
 //! reparameterizations ([`controls`]), the shooting problem with argmin
 //! adapters ([`shooting`]) and optimization runs with progress and
 //! checkpoints ([`optimize`]).
@@ -17,6 +17,7 @@ pub mod controls;
 pub mod error;
 pub mod forward;
 pub mod gradient;
+pub mod heading;
 pub mod levenberg_marquardt;
 pub mod objective;
 pub mod optimize;
@@ -26,6 +27,7 @@ pub mod trajectory;
 pub use controls::{ControlMap, Gait, Motor};
 pub use error::{OptimError, Result};
 pub use forward::{RolloutSensitivity, rollout_with_sensitivity};
+pub use heading::Heading;
 pub use levenberg_marquardt::LevenbergMarquardt;
 pub use objective::{
     AverageVelocity, CentreOfMass, ComPath, ControlSmoothness, Objective, Residuals, StepView,
