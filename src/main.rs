@@ -110,10 +110,11 @@ fn optimize_and_report(
         s.newton_per_step
     );
     println!(
-        "centre of mass moved ({:.1}, {:.1}) mm over the cycles: {:.2} body lengths per minute",
+        "centre of mass moved ({:.1}, {:.1}) mm over the cycles: {:.2} body lengths per minute; heading changed {:.1}°",
         1e3 * s.displacement[0],
         1e3 * s.displacement[1],
-        s.body_lengths_per_minute
+        s.body_lengths_per_minute,
+        s.heading_change_degrees
     );
     println!("outputs:");
     for f in &run.files {

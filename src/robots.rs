@@ -145,6 +145,19 @@ impl Robot {
         })
     }
 
+    /// Mesh nodes of the body's rear (`x = 0`) and front (`x = length`) end
+    /// faces above the legs: the axis between their centroids is the
+    /// robot's heading. In the models [`Robot::actuated`] builds, mesh node
+    /// `n` is model node `n` (the body is added first).
+    pub fn heading_nodes(&self) -> (Vec<usize>, Vec<usize>) {
+        let body = 3.0 * H - 1e-9;
+        let rear = self.mesh.nodes_where(|p| p[0] < 1e-9 && p[2] > body);
+        let front = self
+            .mesh
+            .nodes_where(|p| p[0] > self.length - 1e-9 && p[2] > body);
+        (rear, front)
+    }
+
     /// Foam density (kg/m³) that gives the stated body mass.
     pub fn density(&self) -> f64 {
         self.body_mass / self.mesh.volume()

@@ -43,3 +43,37 @@ fn bad_specs_are_errors() {
             .contains("z0 has 1 values")
     );
 }
+
+#[test]
+fn heading_targets_follow_the_target_path() {
+    use pliant::gait::{GaitSetup, Target, Weights};
+    let mut s = GaitSetup::puppy_turn().unwrap();
+    let Target::Arc { angle, .. } = s.target else {
+        panic!("the turn has an arc target")
+    };
+    let th = s.heading_targets(0.1);
+    assert_eq!(th.len(), s.steps());
+    // Unchanged through the preparatory phase, then turning right at a
+    // constant rate to the arc's end tangent.
+    assert!(th[..s.gait.prep_steps].iter().all(|&t| t == 0.1));
+    assert!((th[th.len() - 1] - (0.1 - angle)).abs() < 1e-12);
+    assert!(th.windows(2).all(|w| w[1] <= w[0]));
+    s.target = Target::Arc {
+        radius: -0.04,
+        angle,
+    };
+    assert!((s.heading_targets(0.0).last().unwrap() - angle).abs() < 1e-12);
+    s.target = Target::Straight { speed: 0.02 };
+    assert!(s.heading_targets(0.2).iter().all(|&t| t == 0.2));
+    // Weights written before the heading term existed still parse.
+    let w: Weights = serde_json::from_str(
+        r#"{"com": 1e4, "slack": 100, "slack_epsilon": 0.001, "smoothness": 1e-4, "regularization": 0.01}"#,
+    )
+    .unwrap();
+    assert_eq!(w.heading, Weights::default().heading);
+    let bad = Weights {
+        heading: -1.0,
+        ..Weights::default()
+    };
+    assert!(bad.validate().is_err());
+}
