@@ -6,7 +6,8 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- default] [lagged] [gn|lm]`
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [gn|lm|run]`
+//! (`run`: whole 10-iteration runs from the default seed instead)
 //! (`default`: tight Newton settings instead of the gait's
 //! `NewtonSettings::fast()`; `lagged`: the cable paper's lagged quadratic
 //! friction, μ = 100/m, instead of smooth Coulomb)
@@ -43,6 +44,10 @@ fn main() {
     }
     println!("friction: {:?}", setup.friction);
     println!("Newton: {:?}", setup.newton);
+    if has("run") {
+        whole_runs(&setup);
+        return;
+    }
     let z: Vec<f64> = (0..setup.gait.nz())
         .map(|j| 0.002 + 0.004 * ((j * 7) % 5) as f64 / 4.0)
         .collect();
@@ -110,14 +115,22 @@ fn main() {
     );
     // Steady-state cost of an iteration: (time for 3 iterations − time for
     // 1) / 2, so the initial evaluation is not counted.
-    for (name, method) in [
+    let sims = setup.trial_simulators;
+    for (name, method, trial_simulators) in [
         (
             "Gauss-Newton + line search",
             Method::GaussNewton { tol: 1e-12 },
+            1,
         ),
         (
-            "Levenberg-Marquardt",
+            "Levenberg-Marquardt, trials one after the other",
             Method::LevenbergMarquardt { tol: 1e-12 },
+            1,
+        ),
+        (
+            "Levenberg-Marquardt, trials on 2 simulators at once",
+            Method::LevenbergMarquardt { tol: 1e-12 },
+            2,
         ),
     ] {
         let only_gn = has("gn") && !has("lm");
@@ -125,6 +138,12 @@ fn main() {
         if (only_gn && name.starts_with('L')) || (only_lm && name.starts_with('G')) {
             continue;
         }
+        if trial_simulators > sims.max(1) {
+            println!("  {name}: skipped ({sims} core(s))");
+            continue;
+        }
+        let mut setup = setup.clone();
+        setup.trial_simulators = trial_simulators;
         let mut per_iter = Vec::new();
         let mut trials = 0;
         for _ in 0..3 {
@@ -149,5 +168,41 @@ fn main() {
             "  {name}: {:.2} s per iteration in steady state (line search included; {trials} rollouts in iterations 2–3; median of 3)",
             median(per_iter)
         );
+    }
+}
+
+/// `run`: 10 Levenberg–Marquardt iterations of the asymmetric Puppy from the
+/// default seed, trials on 1 and on 2 simulators: wall time per iteration
+/// averaged over the whole run (rejected trials included), and whether both
+/// runs give the same iterates.
+fn whole_runs(setup: &GaitSetup) {
+    let z0 = setup.default_z0().unwrap();
+    let mut zs = Vec::new();
+    for sims in 1..=setup.trial_simulators.max(1) {
+        let mut s = setup.clone();
+        s.trial_simulators = sims;
+        let (sh, _) = s.problem(&z0).unwrap();
+        let settings = OptimizeSettings {
+            method: Method::LevenbergMarquardt { tol: 1e-12 },
+            max_iters: 10,
+            checkpoint: None,
+        };
+        let t0 = Instant::now();
+        let (res, _) = optimize(sh, &z0, &settings, None).unwrap();
+        let t = t0.elapsed().as_secs_f64();
+        println!(
+            "  10 iterations, trials on {sims} simulator(s): {:.2} s per iteration (the initial rollout included); {} rollouts ({} alongside another, {} cut short); {:.2} Newton iterations per step; objective {:.4e} -> {:.4e}",
+            t / 10.0,
+            res.stats.rollouts,
+            res.stats.rollouts_in_parallel,
+            res.stats.rollouts_cut_short,
+            res.stats.newton_iterations as f64 / res.stats.steps.max(1) as f64,
+            res.initial_objective,
+            res.objective
+        );
+        zs.push(res.z);
+    }
+    if zs.len() == 2 {
+        println!("  bitwise the same iterates: {}", zs[0] == zs[1]);
     }
 }

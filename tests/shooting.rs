@@ -328,3 +328,68 @@ fn a_trial_that_must_be_rejected_stops_early_and_exactly() {
     assert_eq!(p2.cost_below(&w, f64::INFINITY).unwrap(), Some(c));
     assert_eq!(p2.stats().rollouts, 2);
 }
+
+#[test]
+fn trials_on_spare_simulators_give_the_same_iterates() {
+    let settings = OptimizeSettings {
+        method: Method::LevenbergMarquardt { tol: 1e-8 },
+        max_iters: 8,
+        checkpoint: None,
+    };
+    let one = problem(Integrator::Bdf1, Memory::Recompute);
+    let (a, _) = optimize(one, &[0.0; 4], &settings, None).unwrap();
+    let three = problem(Integrator::Bdf1, Memory::Recompute)
+        .with_spare_simulators(vec![sim(Integrator::Bdf1), sim(Integrator::Bdf1)])
+        .unwrap();
+    assert_eq!(three.concurrent_trials(), 3);
+    let (b, _) = optimize(three, &[0.0; 4], &settings, None).unwrap();
+    eprintln!(
+        "sequential: {} rollouts; concurrent: {} rollouts, {} alongside another",
+        a.stats.rollouts, b.stats.rollouts, b.stats.rollouts_in_parallel
+    );
+    assert_eq!(a.z, b.z, "the iterates must not depend on the spares");
+    assert_eq!(a.objective, b.objective);
+    assert_eq!(a.iterations, b.iterations);
+    assert!(b.stats.rollouts_in_parallel > 0, "trials ran concurrently");
+    // Several points at once give each point's own cost, and the first one
+    // below the bound is the one cached.
+    let ws = vec![vec![0.1; 4], vec![-0.1; 4], vec![0.2; 4]];
+    let p = problem(Integrator::Bdf1, Memory::Recompute);
+    let seq: Vec<f64> = ws
+        .iter()
+        .map(|w| pliant::optim::gradient::cost(&p.residuals(w).unwrap()))
+        .collect();
+    let fresh = problem(Integrator::Bdf1, Memory::Recompute)
+        .with_spare_simulators(vec![sim(Integrator::Bdf1)])
+        .unwrap();
+    let bound = seq[1] * (1.0 + 1e-9);
+    let got: Vec<Option<f64>> = fresh
+        .costs_below(&ws, bound)
+        .into_iter()
+        .map(|r| r.unwrap())
+        .collect();
+    for (g, s) in got.iter().zip(&seq) {
+        assert_eq!(*g, (*s < bound).then_some(*s));
+    }
+    let first_below = seq.iter().position(|&s| s < bound).unwrap();
+    let rollouts = fresh.stats().rollouts;
+    fresh.residuals(&ws[first_below]).unwrap();
+    assert_eq!(fresh.stats().rollouts, rollouts, "served from the cache");
+}
+
+#[test]
+fn a_spare_simulator_of_another_model_is_an_error() {
+    let mut b = pliant::core::ModelBuilder::new(3).unwrap();
+    b.add_node(&[0.0; 3], 1.0).unwrap();
+    let other = Simulator::new(
+        b.build().unwrap(),
+        Integrator::Bdf1,
+        0.01,
+        pliant::core::NewtonSettings::default(),
+    )
+    .unwrap();
+    let err = problem(Integrator::Bdf1, Memory::Recompute)
+        .with_spare_simulators(vec![other])
+        .unwrap_err();
+    assert!(err.to_string().contains("spare simulator 0"), "{err}");
+}

@@ -12,6 +12,12 @@
 //! decrease. With bounds, variables on a bound whose gradient pushes
 //! outward are held fixed and every trial is projected onto the box, so all
 //! iterates are feasible.
+//! When the problem evaluates several trials at once
+//! ([`TrialCost::concurrent_trials`] > 1), the trials at `μ, 4μ, 16μ, …` are
+//! rolled out together and the first that decreases the objective is
+//! accepted — the one trying them in turn would accept — so the iterates do
+//! not depend on how many run at once; a rejected first trial then costs no
+//! extra wall time when a core is free.
 //! It stops when a step accepted at the first trial (the model is trusted,
 //! the damping did not have to grow) lowers the objective by less than
 //! `tol · objective`, or when no trial in `max_trials` decreases it.
@@ -58,10 +64,20 @@ impl LevenbergMarquardt {
 }
 
 /// A problem whose trial cost may stop early once it is certain to exceed
-/// the cost to beat (a rollout whose steps so far already cost more).
+/// the cost to beat (a rollout whose steps so far already cost more), and
+/// that may evaluate several trials at once.
 pub trait TrialCost {
     /// `Some(½‖r(p)‖²)` when it is below `bound`, `None` otherwise.
     fn trial_cost(&self, p: &DVector<f64>, bound: f64) -> Result<Option<f64>, Error>;
+    /// How many trials [`TrialCost::trial_costs`] evaluates concurrently
+    /// (1: one after the other).
+    fn concurrent_trials(&self) -> usize {
+        1
+    }
+    /// [`TrialCost::trial_cost`] of each point, in order.
+    fn trial_costs(&self, ps: &[DVector<f64>], bound: f64) -> Vec<Result<Option<f64>, Error>> {
+        ps.iter().map(|p| self.trial_cost(p, bound)).collect()
+    }
 }
 
 fn half_sq(r: &DVector<f64>) -> f64 {
@@ -130,52 +146,79 @@ where
                 }
             })
             .collect();
+        // Trial `j` uses damping `μ 4^j`; a batch of `concurrent_trials`
+        // consecutive ones is evaluated at once, and the first (lowest `j`)
+        // that decreases the objective is taken.
+        let batch = problem
+            .problem
+            .as_ref()
+            .map_or(1, |o| o.concurrent_trials())
+            .max(1);
         let mut trials = 0;
         let mut accepted: Option<(DVector<f64>, f64)> = None;
-        while trials < self.max_trials {
-            trials += 1;
-            let mut a = jtj.clone();
-            let mut rhs = -&g;
-            for i in 0..d.len() {
-                a[(i, i)] += self.mu * d[i];
-                if active[i] {
-                    a.row_mut(i).fill(0.0);
-                    a.column_mut(i).fill(0.0);
-                    a[(i, i)] = 1.0;
-                    rhs[i] = 0.0;
+        let mu0 = self.mu;
+        'search: while trials < self.max_trials {
+            let n = batch.min(self.max_trials - trials);
+            // `(j, trial point)` for the trials whose system is solvable.
+            let mut points: Vec<(usize, DVector<f64>)> = Vec::with_capacity(n);
+            for j in trials..trials + n {
+                let mu = mu0 * 4f64.powi(j as i32);
+                let mut a = jtj.clone();
+                let mut rhs = -&g;
+                for i in 0..d.len() {
+                    a[(i, i)] += mu * d[i];
+                    if active[i] {
+                        a.row_mut(i).fill(0.0);
+                        a.column_mut(i).fill(0.0);
+                        a[(i, i)] = 1.0;
+                        rhs[i] = 0.0;
+                    }
                 }
+                let Some(step) = a.cholesky().map(|c| c.solve(&rhs)) else {
+                    continue;
+                };
+                let mut trial = &p + &step;
+                if let Some((lo, hi)) = self.bounds {
+                    trial.iter_mut().for_each(|v| *v = v.clamp(lo, hi));
+                }
+                points.push((j, trial));
             }
-            let Some(step) = a.cholesky().map(|c| c.solve(&rhs)) else {
-                self.mu *= 4.0;
-                continue;
-            };
-            let mut trial = &p + &step;
-            if let Some((lo, hi)) = self.bounds {
-                trial.iter_mut().for_each(|v| *v = v.clamp(lo, hi));
-            }
-            let delta = &trial - &p;
+            let ps: Vec<DVector<f64>> = points.iter().map(|(_, t)| t.clone()).collect();
             // Only a decrease is accepted, so a trial may stop as soon as it
             // costs more than `c0`.
-            let ct = match problem.problem("operator_count", |o| o.trial_cost(&trial, c0)) {
-                Ok(Some(c)) => c,
-                Ok(None) => f64::INFINITY,
-                Err(e) => {
-                    log::info!("Levenberg-Marquardt: trial rejected ({e})");
-                    f64::INFINITY
-                }
-            };
-            if ct.is_finite() && ct < c0 {
-                let predicted = -delta.dot(&g) - 0.5 * delta.dot(&(&jtj * &delta));
-                let rho = (c0 - ct) / predicted.max(f64::MIN_POSITIVE);
-                if rho > 0.75 {
-                    self.mu = (self.mu / 3.0).max(1e-12);
-                } else if rho < 0.25 {
-                    self.mu *= 2.0;
-                }
-                accepted = Some((trial, ct));
-                break;
+            let costs = problem.problem("operator_count", |o| Ok(o.trial_costs(&ps, c0)))?;
+            // One evaluation per trial point.
+            if let Some(c) = problem.counts.get_mut("operator_count") {
+                *c += ps.len().saturating_sub(1) as u64;
             }
-            self.mu *= 4.0;
+            for ((j, trial), ct) in points.into_iter().zip(costs) {
+                let ct = match ct {
+                    Ok(Some(c)) => c,
+                    Ok(None) => f64::INFINITY,
+                    Err(e) => {
+                        log::info!("Levenberg-Marquardt: trial rejected ({e})");
+                        f64::INFINITY
+                    }
+                };
+                if ct.is_finite() && ct < c0 {
+                    let delta = &trial - &p;
+                    let predicted = -delta.dot(&g) - 0.5 * delta.dot(&(&jtj * &delta));
+                    let rho = (c0 - ct) / predicted.max(f64::MIN_POSITIVE);
+                    self.mu = mu0 * 4f64.powi(j as i32);
+                    if rho > 0.75 {
+                        self.mu = (self.mu / 3.0).max(1e-12);
+                    } else if rho < 0.25 {
+                        self.mu *= 2.0;
+                    }
+                    trials = j + 1;
+                    accepted = Some((trial, ct));
+                    break 'search;
+                }
+            }
+            trials += n;
+        }
+        if accepted.is_none() {
+            self.mu = mu0 * 4f64.powi(trials as i32);
         }
         let kv = argmin::kv!("mu" => self.mu; "trials" => trials as u64;);
         match accepted {

@@ -372,6 +372,18 @@ impl crate::levenberg_marquardt::TrialCost for StatsMirror {
         self.sync();
         r
     }
+    fn concurrent_trials(&self) -> usize {
+        crate::levenberg_marquardt::TrialCost::concurrent_trials(&self.inner)
+    }
+    fn trial_costs(
+        &self,
+        ws: &[DVector<f64>],
+        bound: f64,
+    ) -> Vec<std::result::Result<Option<f64>, ArgminError>> {
+        let r = self.inner.trial_costs(ws, bound);
+        self.sync();
+        r
+    }
 }
 impl argmin::core::Gradient for StatsMirror {
     type Param = DVector<f64>;

@@ -61,6 +61,9 @@ pub struct ShootingStats {
     /// Trial rollouts stopped early because their cost already exceeded
     /// the bound they had to beat (counted in `rollouts` too).
     pub rollouts_cut_short: usize,
+    /// Trial rollouts run alongside another on a spare simulator
+    /// ([`Shooting::with_spare_simulators`]; counted in `rollouts` too).
+    pub rollouts_in_parallel: usize,
     /// Wall time in rollouts, s.
     pub rollout_seconds: f64,
     /// Wall time in sensitivity/adjoint sweeps, s.
@@ -68,6 +71,13 @@ pub struct ShootingStats {
     /// Norm of the last gradient `Jᵀr` or adjoint gradient, w.r.t. the
     /// solver variable `w` (regularization included).
     pub last_gradient_norm: f64,
+}
+
+/// A trial rollout: the trajectory, residuals and cost when it ran to the
+/// end, and its wall time.
+struct Trial {
+    done: Option<(Trajectory, Vec<f64>, f64)>,
+    seconds: f64,
 }
 
 struct Inner {
@@ -79,6 +89,8 @@ struct Inner {
 /// A shooting problem over control parameters `z`.
 pub struct Shooting {
     inner: Mutex<Inner>,
+    /// Simulators of the same model for concurrent trials.
+    spares: Vec<Mutex<Simulator>>,
     x0: Vec<f64>,
     v0: Vec<f64>,
     base: Vec<f64>,
@@ -130,6 +142,7 @@ impl Shooting {
                 cache: None,
                 stats: ShootingStats::default(),
             }),
+            spares: Vec::new(),
             x0,
             v0,
             base,
@@ -169,6 +182,36 @@ impl Shooting {
         self.x0 = x0;
         self.v0 = v0;
         Ok(self)
+    }
+    /// Adds simulators of the same model (built the same way as the
+    /// problem's own, same step and Newton settings), on which
+    /// [`Shooting::costs_below`] rolls out trials concurrently, one thread
+    /// each. Every rollout starts from `set_state`, which resets a
+    /// simulator completely, so a trial's result does not depend on the
+    /// simulator that ran it: an optimization gives bitwise the same
+    /// iterates with or without spares.
+    pub fn with_spare_simulators(mut self, sims: Vec<Simulator>) -> Result<Self> {
+        let (n, np) = {
+            let inner = self.inner.lock().expect("not poisoned");
+            let m = inner.sim.model();
+            (m.n_dofs(), m.layout.n_params())
+        };
+        for (i, sim) in sims.iter().enumerate() {
+            let m = sim.model();
+            if m.n_dofs() != n || m.layout.n_params() != np {
+                return Err(OptimError::Input(format!(
+                    "shooting: spare simulator {i} has {} DOFs and {} parameters, the problem's has {n} and {np}",
+                    m.n_dofs(),
+                    m.layout.n_params()
+                )));
+            }
+        }
+        self.spares = sims.into_iter().map(Mutex::new).collect();
+        Ok(self)
+    }
+    /// How many trials [`Shooting::costs_below`] runs at once.
+    pub fn concurrent_trials(&self) -> usize {
+        1 + self.spares.len()
     }
     /// Chooses who keeps the bounds.
     pub fn with_bound_handling(mut self, b: BoundHandling) -> Self {
@@ -302,48 +345,112 @@ impl Shooting {
     /// along the rollout): a rejected trial costs less than a rollout. A
     /// finished rollout is cached like [`Shooting::residuals`].
     pub fn cost_below(&self, w: &[f64], bound: f64) -> Result<Option<f64>> {
+        self.costs_below(&[w.to_vec()], bound)
+            .pop()
+            .expect("one trial, one result")
+    }
+    /// [`Shooting::cost_below`] for several points, rolled out concurrently
+    /// on the problem's simulator and its spares
+    /// ([`Shooting::with_spare_simulators`]; in rounds when there are more
+    /// points than simulators). The first point (in order) whose cost is
+    /// below `bound` is cached — the one a solver trying them in order
+    /// would accept.
+    pub fn costs_below(&self, ws: &[Vec<f64>], bound: f64) -> Vec<Result<Option<f64>>> {
+        let mut out: Vec<Option<Result<Option<f64>>>> = Vec::with_capacity(ws.len());
         {
             let inner = self.inner.lock().expect("not poisoned");
-            if let Some((cw, _, r)) = &inner.cache
-                && cw == w
-            {
-                let c = crate::gradient::cost(r);
-                return Ok((c < bound).then_some(c));
+            for w in ws {
+                out.push(match &inner.cache {
+                    Some((cw, _, r)) if cw == w => {
+                        let c = cost(r);
+                        Some(Ok((c < bound).then_some(c)))
+                    }
+                    _ => None,
+                });
             }
         }
+        let todo: Vec<usize> = (0..ws.len()).filter(|&i| out[i].is_none()).collect();
+        let mut cache_set = out.iter().any(|o| matches!(o, Some(Ok(Some(_)))));
+        for round in todo.chunks(1 + self.spares.len()) {
+            let mut inner = self.inner.lock().expect("not poisoned");
+            let results: Vec<Result<Trial>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = round[1..]
+                    .iter()
+                    .zip(&self.spares)
+                    .map(|(&i, spare)| {
+                        let w = &ws[i];
+                        scope.spawn(move || {
+                            let mut sim = spare.lock().expect("not poisoned");
+                            self.trial_on(&mut sim, w, bound)
+                        })
+                    })
+                    .collect();
+                let first = self.trial_on(&mut inner.sim, &ws[round[0]], bound);
+                std::iter::once(first)
+                    .chain(handles.into_iter().map(|h| {
+                        h.join().unwrap_or_else(|_| {
+                            Err(OptimError::Input(
+                                "shooting: a trial thread panicked".into(),
+                            ))
+                        })
+                    }))
+                    .collect()
+            });
+            let parallel = round.len() > 1;
+            for (&i, res) in round.iter().zip(results) {
+                out[i] = Some(res.map(|trial| {
+                    let st = &mut inner.stats;
+                    st.rollouts += 1;
+                    st.rollouts_in_parallel += usize::from(parallel);
+                    st.rollout_seconds += trial.seconds;
+                    match trial.done {
+                        None => {
+                            st.rollouts_cut_short += 1;
+                            None
+                        }
+                        Some((tr, r, c)) => {
+                            st.steps += tr.steps();
+                            st.newton_iterations += tr.newton_iterations.iter().sum::<usize>();
+                            let below = c < bound;
+                            if !cache_set && (below || ws.len() == 1) {
+                                cache_set = below;
+                                inner.cache = Some((ws[i].clone(), tr, r));
+                            }
+                            below.then_some(c)
+                        }
+                    }
+                }));
+            }
+        }
+        out.into_iter()
+            .map(|o| o.expect("every point evaluated"))
+            .collect()
+    }
+    /// One trial rollout on `sim` (see [`Shooting::cost_below`]).
+    fn trial_on(&self, sim: &mut Simulator, w: &[f64], bound: f64) -> Result<Trial> {
         let mut reg = Vec::new();
         self.reg_residuals(w, &mut reg);
-        let c_reg = crate::gradient::cost(&reg);
+        let c_reg = cost(&reg);
         let z = self.z_of(w);
         let p = self.map.params(&self.base, &z)?;
-        let mut inner = self.inner.lock().expect("not poisoned");
         let t0 = Instant::now();
         let mut acc = c_reg;
         let (base, objectives) = (&self.base, &self.objectives);
-        let done = crate::trajectory::rollout_while(
-            &mut inner.sim,
-            &self.x0,
-            &self.v0,
-            &p,
-            self.memory,
-            |tr, k| {
+        let done =
+            crate::trajectory::rollout_while(sim, &self.x0, &self.v0, &p, self.memory, |tr, k| {
                 acc += crate::gradient::step_cost(tr, base, objectives, k);
                 acc < bound
-            },
-        )?;
-        inner.stats.rollouts += 1;
-        inner.stats.rollout_seconds += t0.elapsed().as_secs_f64();
-        let Some(tr) = done else {
-            inner.stats.rollouts_cut_short += 1;
-            return Ok(None);
-        };
-        inner.stats.steps += tr.steps();
-        inner.stats.newton_iterations += tr.newton_iterations.iter().sum::<usize>();
-        let mut r = residuals(&tr, &self.base, &self.objectives);
-        r.extend(reg);
-        let c = crate::gradient::cost(&r);
-        inner.cache = Some((w.to_vec(), tr, r));
-        Ok((c < bound).then_some(c))
+            })?;
+        let done = done.map(|tr| {
+            let mut r = residuals(&tr, &self.base, &self.objectives);
+            r.extend(reg);
+            let c = cost(&r);
+            (tr, r, c)
+        });
+        Ok(Trial {
+            done,
+            seconds: t0.elapsed().as_secs_f64(),
+        })
     }
     fn with_trajectory<T>(
         &self,
@@ -440,6 +547,20 @@ impl crate::levenberg_marquardt::TrialCost for Shooting {
         bound: f64,
     ) -> std::result::Result<Option<f64>, ArgminError> {
         self.cost_below(w.as_slice(), bound).map_err(to_argmin)
+    }
+    fn concurrent_trials(&self) -> usize {
+        Shooting::concurrent_trials(self)
+    }
+    fn trial_costs(
+        &self,
+        ws: &[DVector<f64>],
+        bound: f64,
+    ) -> Vec<std::result::Result<Option<f64>, ArgminError>> {
+        let ws: Vec<Vec<f64>> = ws.iter().map(|w| w.as_slice().to_vec()).collect();
+        self.costs_below(&ws, bound)
+            .into_iter()
+            .map(|r| r.map_err(to_argmin))
+            .collect()
     }
 }
 
