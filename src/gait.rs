@@ -431,13 +431,14 @@ impl GaitSetup {
     ///   (`φ` + 90°) and its left legs half a period from its right legs
     ///   (`φ` + 180°, so it is also a valid symmetric gait).
     ///
-    /// The seed decides which local optimum the optimizer reaches. Of 28
-    /// phase patterns rolled out on the Puppy (front/back lag 90°, 180°,
-    /// 270°; front/rear legs 0–270°; left/right 0° or 180°; one or two
-    /// strides per cycle), this one walked fastest, 1.92 body lengths per
-    /// minute before any optimization; the previous seed (front and back
-    /// cables in antiphase) walked backwards at 0.34 and its optimized gait
-    /// reached 0.89, against 5.9 from this seed (10 Levenberg–Marquardt
+    /// The seed decides which local optimum the optimizer reaches. Of 32
+    /// phase patterns rolled out on the Puppy over the whole box
+    /// (front/back lag 90°, 180°, 270°; front/rear legs 0–270°; left/right
+    /// 0° or 180°; one stride per cycle, or two with antiphase cables), this
+    /// one walked fastest, 1.92 body lengths per minute before any
+    /// optimization; the previous seed's pattern (front and back cables in
+    /// antiphase) walked backwards (−0.34), and the gait optimized from it
+    /// reached 0.89, against 5.85 from this seed (10 Levenberg–Marquardt
     /// iterations, `cargo run --release --example gait -- puppy`). A
     /// constant start has no cycle to improve on and leads Gauss–Newton
     /// into a static lean.

@@ -380,7 +380,9 @@ impl Shooting {
                     .map(|(&i, spare)| {
                         let w = &ws[i];
                         scope.spawn(move || {
-                            let mut sim = spare.lock().expect("not poisoned");
+                            // A simulator whose last rollout panicked is still
+                            // usable: every rollout starts with `set_state`.
+                            let mut sim = spare.lock().unwrap_or_else(|e| e.into_inner());
                             self.trial_on(&mut sim, w, bound)
                         })
                     })
@@ -389,8 +391,8 @@ impl Shooting {
                 std::iter::once(first)
                     .chain(handles.into_iter().map(|h| {
                         h.join().unwrap_or_else(|_| {
-                            Err(OptimError::Input(
-                                "shooting: a trial thread panicked".into(),
+                            Err(OptimError::Solver(
+                                "shooting: a trial rollout on a spare simulator panicked".into(),
                             ))
                         })
                     }))
