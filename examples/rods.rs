@@ -233,37 +233,18 @@ fn earthworm(dir: &Path) -> anyhow::Result<()> {
         );
         series.push((name, xs));
     }
-    let rows: Vec<Vec<f64>> = (0..series[0].1.len())
-        .map(|k| {
-            vec![
-                series[0].1[k].0,
-                series[0].1[k].1 - series[0].1[0].1,
-                series[1].1[k].1 - series[1].1[0].1,
-            ]
-        })
-        .collect();
-    csv(
-        &dir.join("front_x.csv"),
-        &["time_s", "dx_front_friction_m", "dx_front_frictionless_m"],
-        &rows,
-    )?;
-    plot_lines(
-        &dir.join("front_x.svg"),
-        "Earthworm: displacement of the front end",
-        "t (s)",
-        "x − x₀ (mm)",
-        &[
-            (
-                "μ = 0.25".into(),
-                rows.iter().map(|r| (r[0], 1e3 * r[1])).collect(),
-                RED,
-            ),
-            (
-                "no friction".into(),
-                rows.iter().map(|r| (r[0], 1e3 * r[2])).collect(),
-                BLUE,
-            ),
+    let from_start =
+        |s: &[(f64, f64)]| -> Vec<(f64, f64)> { s.iter().map(|&(t, x)| (t, x - s[0].1)).collect() };
+    write_pair(
+        dir,
+        "front_x",
+        ["time_s", "dx_front_friction_m", "dx_front_frictionless_m"],
+        [
+            ("μ = 0.25", RED, &from_start(&series[0].1)),
+            ("no friction", BLUE, &from_start(&series[1].1)),
         ],
+        "Earthworm: displacement of the front end",
+        "x − x₀ (mm)",
     )
 }
 
@@ -374,31 +355,13 @@ fn drop(dir: &Path) -> anyhow::Result<()> {
         );
         all.push(tr);
     }
-    let rows: Vec<Vec<f64>> = (0..all[0].len())
-        .map(|k| vec![all[0][k].0, all[0][k].1, all[1][k].1])
-        .collect();
-    csv(
-        &dir.join("lowest_z.csv"),
-        &["time_s", "lowest_z_2MPa_m", "lowest_z_2GPa_m"],
-        &rows,
-    )?;
-    plot_lines(
-        &dir.join("lowest_z.svg"),
+    write_pair(
+        dir,
+        "lowest_z",
+        ["time_s", "lowest_z_2MPa_m", "lowest_z_2GPa_m"],
+        [("E = 2 MPa", RED, &all[0]), ("E = 2 GPa", BLUE, &all[1])],
         "Rod dropped on the ground: lowest node",
-        "t (s)",
         "z (mm)",
-        &[
-            (
-                "E = 2 MPa".into(),
-                rows.iter().map(|r| (r[0], 1e3 * r[1])).collect(),
-                RED,
-            ),
-            (
-                "E = 2 GPa".into(),
-                rows.iter().map(|r| (r[0], 1e3 * r[2])).collect(),
-                BLUE,
-            ),
-        ],
     )
 }
 
@@ -476,36 +439,53 @@ fn gripper(dir: &Path) -> anyhow::Result<()> {
         &shape_rows,
     )?;
     println!("  shapes.csv: case 0 = without contact, 1 = with contact, every 0.5 s");
-    let rows: Vec<Vec<f64>> = (0..gaps[0].len())
-        .map(|k| vec![gaps[0][k].0, gaps[0][k].1, gaps[1][k].1])
-        .collect();
-    csv(
-        &dir.join("gap.csv"),
-        &["time_s", "gap_free_m", "gap_contact_m"],
-        &rows,
-    )?;
     plot_panels(&dir.join("shapes.svg"), &panels, "x (m)", "z (m)")?;
-    plot_lines(
-        &dir.join("gap.svg"),
-        "Gripper: smallest gap between the rod surface and the sphere",
-        "t (s)",
-        "gap (mm)",
-        &[
-            (
-                "without contact".into(),
-                rows.iter().map(|r| (r[0], 1e3 * r[1])).collect(),
-                BLUE,
-            ),
-            (
-                "with contact".into(),
-                rows.iter().map(|r| (r[0], 1e3 * r[2])).collect(),
-                RED,
-            ),
+    write_pair(
+        dir,
+        "gap",
+        ["time_s", "gap_free_m", "gap_contact_m"],
+        [
+            ("without contact", BLUE, &gaps[0]),
+            ("with contact", RED, &gaps[1]),
         ],
+        "Gripper: smallest gap between the rod surface and the sphere",
+        "gap (mm)",
     )
 }
 
 // ---------------------------------------------------------------- Plots
+
+/// Two time series sampled at the same times (m): `STEM.csv` with `header`
+/// (SI units) and `STEM.svg` with both curves in mm.
+fn write_pair(
+    dir: &Path,
+    stem: &str,
+    header: [&str; 3],
+    series: [(&str, RGBColor, &[(f64, f64)]); 2],
+    title: &str,
+    ylabel: &str,
+) -> anyhow::Result<()> {
+    let [(_, _, a), (_, _, b)] = series;
+    let rows: Vec<Vec<f64>> = a.iter().zip(b).map(|(a, b)| vec![a.0, a.1, b.1]).collect();
+    csv(&dir.join(format!("{stem}.csv")), &header, &rows)?;
+    let lines: Vec<Line> = series
+        .iter()
+        .map(|(label, color, s)| {
+            (
+                label.to_string(),
+                s.iter().map(|&(t, v)| (t, 1e3 * v)).collect(),
+                *color,
+            )
+        })
+        .collect();
+    plot_lines(
+        &dir.join(format!("{stem}.svg")),
+        title,
+        "t (s)",
+        ylabel,
+        &lines,
+    )
+}
 
 type Line = (String, Vec<(f64, f64)>, RGBColor);
 
