@@ -9,6 +9,19 @@ use pliant_environment::{
     Spring, Springs, ViscousDamping,
 };
 
+/// The evaluation state of a model at rest at `q` (no motion over the
+/// step, h = 10 ms) under parameters `p`.
+fn at_rest<'a>(q: &'a [f64], p: &'a [f64]) -> EvalState<'a> {
+    EvalState {
+        q,
+        q_prev: q,
+        p,
+        h: 0.01,
+        dt: 0.01,
+        t: 0.0,
+    }
+}
+
 /// A small 2-D or 3-D model: `n` nodes near the plane z = 0 (y = 0 in 2-D),
 /// one control channel `u`.
 fn model(dim: usize, energies: Vec<Box<dyn Energy>>) -> Model {
@@ -110,14 +123,7 @@ fn gravity_and_buoyancy_derivatives() {
     // Buoyancy scales the weight by (ρ − ρ_med)/ρ.
     let q = m.q0.clone();
     let p = vec![0.0];
-    let s = EvalState {
-        q: &q,
-        q_prev: &q,
-        p: &p,
-        h: 0.01,
-        dt: 0.01,
-        t: 0.0,
-    };
+    let s = at_rest(&q, &p);
     let mut g1 = vec![0.0; 15];
     m.energies[1].gradient_blocks(&s, &mut g1);
     assert!((g1[2] - m.mass[2] * 9.81 * 200.0 / 1200.0).abs() < 1e-12);
@@ -152,14 +158,7 @@ fn point_force_derivatives_and_value() {
     // The force is −∇E: F on the listed nodes, scaled by the channel.
     let q = m.q0.clone();
     let p = vec![0.003];
-    let s = EvalState {
-        q: &q,
-        q_prev: &q,
-        p: &p,
-        h: 0.01,
-        dt: 0.01,
-        t: 0.0,
-    };
+    let s = at_rest(&q, &p);
     let mut g = vec![0.0; 6];
     m.energies[1].gradient_blocks(&s, &mut g);
     let expected = [-0.003, 0.006, -0.0015, 0.0, 0.0, 0.009];
@@ -295,14 +294,7 @@ fn friction_is_smooth_at_rest() {
         q[3 * n + 2] = -0.002; // all nodes penetrating
     }
     let p = vec![0.0];
-    let s = EvalState {
-        q: &q,
-        q_prev: &q,
-        p: &p,
-        h: 0.01,
-        dt: 0.01,
-        t: 0.0,
-    };
+    let s = at_rest(&q, &p);
     let mut h = vec![0.0; 5 * 9];
     m.energies[0].hessian_blocks(&s, &mut h);
     assert!(h.iter().all(|v| v.is_finite()));
