@@ -2,20 +2,12 @@
 //! come to rest without sinking in.
 
 use pliant::core::{Integrator, NewtonSettings, Simulator};
-use pliant::environment::Friction;
+use pliant::gait::table_friction;
 use pliant::robots::Robot;
 
 fn drop(robot: &Robot) -> (Simulator, f64) {
     let m = robot
-        .on_ground(
-            0.005,
-            [0.0, 0.0, -9.81],
-            Friction::SmoothCoulomb {
-                mu: 0.6,
-                mu_axis: None,
-                slip_velocity: 1e-3,
-            },
-        )
+        .on_ground(0.005, [0.0, 0.0, -9.81], table_friction())
         .unwrap();
     let total = m.total_mass();
     let mut sim = Simulator::new(m, Integrator::Bdf1, 0.033, NewtonSettings::default()).unwrap();
@@ -76,15 +68,7 @@ fn hessian_reuse_reaches_the_same_state_with_fewer_factorizations() {
     let robot = Robot::tripod().unwrap();
     let run = |reuse_below: f64| {
         let m = robot
-            .on_ground(
-                0.005,
-                [0.0, 0.0, -9.81],
-                Friction::SmoothCoulomb {
-                    mu: 0.6,
-                    mu_axis: None,
-                    slip_velocity: 1e-3,
-                },
-            )
+            .on_ground(0.005, [0.0, 0.0, -9.81], table_friction())
             .unwrap();
         let settings = NewtonSettings {
             reuse_below,
