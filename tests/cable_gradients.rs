@@ -122,27 +122,9 @@ fn fem_cable_rollout_gradients_match_finite_differences_and_each_other() {
     let (p, _) = inchworm();
     // Taut in one keyframe, slack-ish in the other: both cable regimes.
     let z = [0.0015, 0.0004];
-    let (r, jac) = p.jacobian(&z).unwrap();
-    let g_fwd = pliant::optim::gradient::jt_r(&jac, &r, 2);
-    let (_, g_adj) = p.gradient(&z).unwrap();
-    let scale = g_fwd.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    assert!(scale > 1e-3, "gradient {g_fwd:?}");
-    let eps = 1e-7;
-    let fd_all = p.cost_gradient_fd(&z, eps).unwrap();
-    for j in 0..2 {
-        let fd = fd_all[j];
-        let e_fd = (fd - g_fwd[j]).abs() / scale;
-        let e_adj = (g_adj[j] - g_fwd[j]).abs() / scale;
-        eprintln!(
-            "z{j}: forward {:.9e}, adjoint {:.9e}, FD {fd:.9e}; forward vs FD {e_fd:.2e}, adjoint vs forward {e_adj:.2e}",
-            g_fwd[j], g_adj[j]
-        );
-        assert!(e_fd < 1e-5, "z{j}: forward {} vs FD {fd}", g_fwd[j]);
-        assert!(
-            e_adj < 1e-9,
-            "z{j}: adjoint {} vs forward {}",
-            g_adj[j],
-            g_fwd[j]
-        );
-    }
+    let c = p.check_gradient(&z, 1e-7).unwrap();
+    eprintln!("{c}");
+    assert!(c.scale > 1e-3, "gradient {:?}", c.forward);
+    assert!(c.forward_vs_fd < 1e-5, "{c}");
+    assert!(c.adjoint_vs_forward < 1e-9, "{c}");
 }

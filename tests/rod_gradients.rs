@@ -100,31 +100,11 @@ const Z: [f64; 6] = [8.0, -5.0, 3.0, -6.0, 7.0, -2.0];
 #[test]
 fn snake_curvature_gradients_match_finite_differences_and_each_other() {
     let p = snake(true, Memory::Recompute);
-    let (r, jac) = p.jacobian(&Z).unwrap();
-    let g_fwd = pliant::optim::gradient::jt_r(&jac, &r, Z.len());
-    let (_, g_adj) = p.gradient(&Z).unwrap();
-    let scale = g_fwd.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    assert!(scale > 1e-9, "gradient {g_fwd:?}");
-    let eps = 1e-4;
-    let fd_all = p.cost_gradient_fd(&Z, eps).unwrap();
-    for j in 0..Z.len() {
-        let fd = fd_all[j];
-        let (e_fd, e_adj) = (
-            (fd - g_fwd[j]).abs() / scale,
-            (g_adj[j] - g_fwd[j]).abs() / scale,
-        );
-        eprintln!(
-            "z{j}: forward {:.9e}, adjoint {:.9e}, FD {fd:.9e}; forward vs FD {e_fd:.2e}, adjoint vs forward {e_adj:.2e}",
-            g_fwd[j], g_adj[j]
-        );
-        assert!(e_fd < 1e-5, "z{j}: forward {} vs FD {fd}", g_fwd[j]);
-        assert!(
-            e_adj < 1e-9,
-            "z{j}: adjoint {} vs forward {}",
-            g_adj[j],
-            g_fwd[j]
-        );
-    }
+    let c = p.check_gradient(&Z, 1e-4).unwrap();
+    eprintln!("{c}");
+    assert!(c.scale > 1e-9, "gradient {:?}", c.forward);
+    assert!(c.forward_vs_fd < 1e-5, "{c}");
+    assert!(c.adjoint_vs_forward < 1e-9, "{c}");
 }
 
 #[test]
@@ -164,18 +144,9 @@ fn recomputed_blocks_equal_recorded_ones_for_a_twisted_rod() {
 #[test]
 fn twisted_rod_gradients_are_close_to_finite_differences() {
     let p = snake(false, Memory::Recompute);
-    let (r, jac) = p.jacobian(&Z).unwrap();
-    let g = pliant::optim::gradient::jt_r(&jac, &r, Z.len());
-    let scale = g.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let eps = 1e-4;
-    let mut worst: f64 = 0.0;
-    let fd_all = p.cost_gradient_fd(&Z, eps).unwrap();
-    for j in 0..Z.len() {
-        let fd = fd_all[j];
-        worst = worst.max((fd - g[j]).abs() / scale);
-        eprintln!("z{j}: forward {:.9e}, FD {fd:.9e}", g[j]);
-    }
-    eprintln!("worst relative error {worst:e}");
+    let c = p.check_gradient(&Z, 1e-4).unwrap();
+    eprintln!("{c}");
+    let worst = c.forward_vs_fd;
     assert!(worst < 1e-3, "{worst}");
     assert!(
         worst > 1e-7,

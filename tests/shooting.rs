@@ -123,33 +123,19 @@ fn forward_and_adjoint_gradients_match_finite_differences_of_whole_rollouts() {
         let p = problem(integ, Memory::Store);
         let z = [0.012, -0.004, 0.007, 0.015];
         let w = p.w_of(&z);
-        let (r, jac) = p.jacobian(&w).unwrap();
-        let nz = z.len();
-        let g_fwd = pliant::optim::gradient::jt_r(&jac, &r, nz);
-        let (cost, g_adj) = p.gradient(&w).unwrap();
-        let scale = g_fwd.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        assert!(
-            scale > 1e-3,
-            "the gradient must not be trivially small: {scale}"
-        );
         // Central differences of the complete rollout's cost w.r.t. w.
         let eps = 1e-6;
-        let mut worst_fd = 0.0f64;
-        let mut worst_adj = 0.0f64;
-        let fd_all = p.cost_gradient_fd(&w, eps).unwrap();
-        for j in 0..nz {
-            let fd = fd_all[j];
-            worst_fd = worst_fd.max(rel(fd, g_fwd[j], scale));
-            worst_adj = worst_adj.max(rel(g_adj[j], g_fwd[j], scale));
-        }
-        eprintln!(
-            "{integ:?}: cost {cost:.4e}, |g| {scale:.3e}, forward vs FD {worst_fd:.2e}, adjoint vs forward {worst_adj:.2e}"
-        );
-        assert!(worst_fd < 1e-5, "{integ:?}: forward vs FD {worst_fd}");
+        let c = p.check_gradient(&w, eps).unwrap();
+        eprintln!("{integ:?}: {c}");
         assert!(
-            worst_adj < 1e-9,
-            "{integ:?}: adjoint vs forward {worst_adj}"
+            c.scale > 1e-3,
+            "the gradient must not be trivially small: {}",
+            c.scale
         );
+        assert!(c.forward_vs_fd < 1e-5, "{integ:?}: {c}");
+        assert!(c.adjoint_vs_forward < 1e-9, "{integ:?}: {c}");
+        let (r, jac) = p.jacobian(&w).unwrap();
+        let nz = z.len();
         // Every residual's Jacobian column, not only the gradient.
         let j0 = 1;
         let (mut wp, mut wm) = (w.clone(), w.clone());

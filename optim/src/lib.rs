@@ -17,6 +17,7 @@ pub mod controls;
 pub mod error;
 pub mod forward;
 pub mod gradient;
+pub mod gradient_check;
 pub mod heading;
 pub mod levenberg_marquardt;
 pub mod objective;
@@ -27,6 +28,7 @@ pub mod trajectory;
 pub use controls::{ControlMap, Gait, Motor};
 pub use error::{OptimError, Result};
 pub use forward::{RolloutSensitivity, rollout_with_sensitivity};
+pub use gradient_check::GradientCheck;
 pub use heading::Heading;
 pub use levenberg_marquardt::LevenbergMarquardt;
 pub use objective::{

@@ -323,22 +323,6 @@ impl Shooting {
         inner.cache = Some((w.to_vec(), tr, r.clone()));
         Ok(r)
     }
-    /// Central finite differences of the cost `½‖r(w)‖²` over complete
-    /// rollouts, step `eps` in each component of `w`: the reference a
-    /// gradient (forward sensitivity or adjoint) is checked against.
-    /// Costs `2·len(w)` rollouts.
-    pub fn cost_gradient_fd(&self, w: &[f64], eps: f64) -> Result<Vec<f64>> {
-        (0..w.len())
-            .map(|j| {
-                let (mut wp, mut wm) = (w.to_vec(), w.to_vec());
-                wp[j] += eps;
-                wm[j] -= eps;
-                let cp = crate::gradient::cost(&self.residuals(&wp)?);
-                let cm = crate::gradient::cost(&self.residuals(&wm)?);
-                Ok((cp - cm) / (2.0 * eps))
-            })
-            .collect()
-    }
     /// The cost `½‖r(w)‖²` if it is below `bound`, `None` otherwise. The
     /// rollout stops as soon as the steps done already cost more than
     /// `bound` (every residual is a per-step square, so the cost only grows
