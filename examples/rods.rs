@@ -455,13 +455,16 @@ fn gripper(dir: &Path) -> anyhow::Result<()> {
 
 // ---------------------------------------------------------------- Plots
 
+/// A labelled, coloured time series `(t s, value m)`.
+type Labelled<'a> = (&'a str, RGBColor, &'a [(f64, f64)]);
+
 /// Two time series sampled at the same times (m): `STEM.csv` with `header`
 /// (SI units) and `STEM.svg` with both curves in mm.
 fn write_pair(
     dir: &Path,
     stem: &str,
     header: [&str; 3],
-    series: [(&str, RGBColor, &[(f64, f64)]); 2],
+    series: [Labelled; 2],
     title: &str,
     ylabel: &str,
 ) -> anyhow::Result<()> {
