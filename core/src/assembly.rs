@@ -204,24 +204,39 @@ impl Assembler {
     fn project_blocks(&mut self) {
         for sp in &self.spans {
             let (ns, len) = (sp.ns, sp.n_el * sp.ns * sp.ns);
-            self.hess[sp.hess_off..sp.hess_off + len]
-                .par_chunks_mut(ns * ns)
-                .for_each(|b| project_psd(b, ns));
+            let blocks = &mut self.hess[sp.hess_off..sp.hess_off + len];
+            if sp.n_el < crate::element::PAR_MIN_LEN {
+                blocks.chunks_mut(ns * ns).for_each(|b| project_psd(b, ns));
+            } else {
+                blocks
+                    .par_chunks_mut(ns * ns)
+                    .for_each(|b| project_psd(b, ns));
+            }
         }
     }
 
     fn gather(&mut self, scale: f64, diag: &[f64]) -> Result<SparseColMat<usize, f64>> {
         let ne = self.slots.len();
         let hess = &self.hess;
-        self.vals[..ne]
-            .par_chunks_mut(4096)
-            .zip(self.slots.par_chunks(4096))
-            .with_min_len(64)
-            .for_each(|(v, sl)| {
-                for (vi, &si) in v.iter_mut().zip(sl) {
-                    *vi = scale * hess[si];
-                }
-            });
+        let fill = |(v, sl): (&mut [f64], &[usize])| {
+            for (vi, &si) in v.iter_mut().zip(sl) {
+                *vi = scale * hess[si];
+            }
+        };
+        // In parallel from 64 chunks of 4096 entries up; below, on this
+        // thread (see `element::for_each_block`).
+        if ne < 64 * 4096 {
+            self.vals[..ne]
+                .chunks_mut(4096)
+                .zip(self.slots.chunks(4096))
+                .for_each(fill);
+        } else {
+            self.vals[..ne]
+                .par_chunks_mut(4096)
+                .zip(self.slots.par_chunks(4096))
+                .with_min_len(64)
+                .for_each(fill);
+        }
         self.vals[ne..].copy_from_slice(diag);
         self.matrix_from_vals()
     }

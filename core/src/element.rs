@@ -98,14 +98,40 @@ impl<E, const N: usize, const P: usize> Elements<E, N, P> {
 /// one simulated second 0.35 → 0.27 s (`cargo bench --bench fem_newton`).
 pub const PAR_MIN_LEN: usize = 2048;
 
+/// `f(block, item)` for each item and its `stride`-long block of `out`, in
+/// parallel for at least [`PAR_MIN_LEN`] items and on the calling thread
+/// otherwise: a rayon call from outside its pool hands even an unsplit loop
+/// to a worker and parks the caller, which costs more than a small loop.
+/// Each block is written by exactly one call, so the result does not depend
+/// on the thread count.
+pub fn for_each_block<T: Sync>(
+    out: &mut [f64],
+    stride: usize,
+    items: &[T],
+    f: impl Fn(&mut [f64], &T) + Sync + Send,
+) {
+    if items.len() < PAR_MIN_LEN {
+        out.chunks_mut(stride).zip(items).for_each(|(o, e)| f(o, e));
+    } else {
+        out.par_chunks_mut(stride)
+            .zip(items.par_iter())
+            .with_min_len(PAR_MIN_LEN)
+            .for_each(|(o, e)| f(o, e));
+    }
+}
+
 /// Sum of `f` over `items`, in fixed-size chunks summed in order: the result
 /// does not depend on the number of threads.
 pub fn deterministic_sum<T: Sync>(items: &[T], f: impl Fn(&T) -> f64 + Sync) -> f64 {
     const CHUNK: usize = 512;
-    let partial: Vec<f64> = items
-        .par_chunks(CHUNK)
-        .map(|chunk| chunk.iter().map(&f).sum::<f64>())
-        .collect();
+    let chunk_sum = |chunk: &[T]| chunk.iter().map(&f).sum::<f64>();
+    // The same chunks either way; small loops stay on this thread (waking
+    // rayon's workers costs more than the work).
+    let partial: Vec<f64> = if items.len() < PAR_MIN_LEN {
+        items.chunks(CHUNK).map(chunk_sum).collect()
+    } else {
+        items.par_chunks(CHUNK).map(chunk_sum).collect()
+    };
     partial.iter().sum()
 }
 
@@ -165,40 +191,34 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
 
     fn gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {
         let c = Self::ctx(s);
-        out.par_chunks_mut(N)
-            .zip(self.items.par_iter())
-            .with_min_len(PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let (x, xp, p) = Self::local(e, s);
-                let xp = xp.map(DualSVec64::<N>::from);
-                let p = p.map(DualSVec64::<N>::from);
-                let (_, g) = gradient(
-                    |v: SVector<DualSVec64<N>, N>| e.energy(&v.into(), &xp, &p, &c),
-                    &SVector::from(x),
-                );
-                o.copy_from_slice(g.as_slice());
-            });
+        for_each_block(out, N, &self.items, |o, e| {
+            let (x, xp, p) = Self::local(e, s);
+            let xp = xp.map(DualSVec64::<N>::from);
+            let p = p.map(DualSVec64::<N>::from);
+            let (_, g) = gradient(
+                |v: SVector<DualSVec64<N>, N>| e.energy(&v.into(), &xp, &p, &c),
+                &SVector::from(x),
+            );
+            o.copy_from_slice(g.as_slice());
+        });
     }
 
     fn hessian_blocks(&self, s: &EvalState, out: &mut [f64]) {
         let c = Self::ctx(s);
-        out.par_chunks_mut(N * N)
-            .zip(self.items.par_iter())
-            .with_min_len(PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let (x, xp, p) = Self::local(e, s);
-                let xp = xp.map(Dual2SVec64::<N>::from);
-                let p = p.map(Dual2SVec64::<N>::from);
-                let (_, _, h) = hessian(
-                    |v: SVector<Dual2SVec64<N>, N>| e.energy(&v.into(), &xp, &p, &c),
-                    &SVector::from(x),
-                );
-                for r in 0..N {
-                    for col in 0..N {
-                        o[r * N + col] = h[(r, col)];
-                    }
+        for_each_block(out, N * N, &self.items, |o, e| {
+            let (x, xp, p) = Self::local(e, s);
+            let xp = xp.map(Dual2SVec64::<N>::from);
+            let p = p.map(Dual2SVec64::<N>::from);
+            let (_, _, h) = hessian(
+                |v: SVector<Dual2SVec64<N>, N>| e.energy(&v.into(), &xp, &p, &c),
+                &SVector::from(x),
+            );
+            for r in 0..N {
+                for col in 0..N {
+                    o[r * N + col] = h[(r, col)];
                 }
-            });
+            }
+        });
     }
 
     fn history_blocks(&self, s: &EvalState, out: &mut [f64]) {
@@ -207,25 +227,22 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
             return;
         }
         let c = Self::ctx(s);
-        out.par_chunks_mut(N * N)
-            .zip(self.items.par_iter())
-            .with_min_len(PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let (x, xp, p) = Self::local(e, s);
-                let p = p.map(HyperDualSVec64::<N, N>::from);
-                let (_, _, _, h) = partial_hessian(
-                    |(v, w): (
-                        SVector<HyperDualSVec64<N, N>, N>,
-                        SVector<HyperDualSVec64<N, N>, N>,
-                    )| e.energy(&v.into(), &w.into(), &p, &c),
-                    (&SVector::from(x), &SVector::from(xp)),
-                );
-                for r in 0..N {
-                    for col in 0..N {
-                        o[r * N + col] = h[(r, col)];
-                    }
+        for_each_block(out, N * N, &self.items, |o, e| {
+            let (x, xp, p) = Self::local(e, s);
+            let p = p.map(HyperDualSVec64::<N, N>::from);
+            let (_, _, _, h) = partial_hessian(
+                |(v, w): (
+                    SVector<HyperDualSVec64<N, N>, N>,
+                    SVector<HyperDualSVec64<N, N>, N>,
+                )| e.energy(&v.into(), &w.into(), &p, &c),
+                (&SVector::from(x), &SVector::from(xp)),
+            );
+            for r in 0..N {
+                for col in 0..N {
+                    o[r * N + col] = h[(r, col)];
                 }
-            });
+            }
+        });
     }
 
     fn param_blocks(&self, s: &EvalState, out: &mut [f64]) {
@@ -233,25 +250,22 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
             return;
         }
         let c = Self::ctx(s);
-        out.par_chunks_mut(N * P)
-            .zip(self.items.par_iter())
-            .with_min_len(PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let (x, xp, p) = Self::local(e, s);
-                let xp = xp.map(HyperDualSVec64::<N, P>::from);
-                let (_, _, _, h) = partial_hessian(
-                    |(v, w): (
-                        SVector<HyperDualSVec64<N, P>, N>,
-                        SVector<HyperDualSVec64<N, P>, P>,
-                    )| e.energy(&v.into(), &xp, &w.into(), &c),
-                    (&SVector::from(x), &SVector::from(p)),
-                );
-                for r in 0..N {
-                    for col in 0..P {
-                        o[r * P + col] = h[(r, col)];
-                    }
+        for_each_block(out, N * P, &self.items, |o, e| {
+            let (x, xp, p) = Self::local(e, s);
+            let xp = xp.map(HyperDualSVec64::<N, P>::from);
+            let (_, _, _, h) = partial_hessian(
+                |(v, w): (
+                    SVector<HyperDualSVec64<N, P>, N>,
+                    SVector<HyperDualSVec64<N, P>, P>,
+                )| e.energy(&v.into(), &xp, &w.into(), &c),
+                (&SVector::from(x), &SVector::from(p)),
+            );
+            for r in 0..N {
+                for col in 0..P {
+                    o[r * P + col] = h[(r, col)];
                 }
-            });
+            }
+        });
     }
 
     fn param_gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {
@@ -259,18 +273,15 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
             return;
         }
         let c = Self::ctx(s);
-        out.par_chunks_mut(P)
-            .zip(self.items.par_iter())
-            .with_min_len(PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let (x, xp, p) = Self::local(e, s);
-                let x = x.map(DualSVec64::<P>::from);
-                let xp = xp.map(DualSVec64::<P>::from);
-                let (_, g) = gradient(
-                    |w: SVector<DualSVec64<P>, P>| e.energy(&x, &xp, &w.into(), &c),
-                    &SVector::from(p),
-                );
-                o.copy_from_slice(g.as_slice());
-            });
+        for_each_block(out, P, &self.items, |o, e| {
+            let (x, xp, p) = Self::local(e, s);
+            let x = x.map(DualSVec64::<P>::from);
+            let xp = xp.map(DualSVec64::<P>::from);
+            let (_, g) = gradient(
+                |w: SVector<DualSVec64<P>, P>| e.energy(&x, &xp, &w.into(), &c),
+                &SVector::from(p),
+            );
+            o.copy_from_slice(g.as_slice());
+        });
     }
 }

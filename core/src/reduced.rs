@@ -16,7 +16,6 @@ use nalgebra::SVector;
 use num_dual::{
     Dual2SVec64, DualNum, DualSVec64, HyperDualSVec64, gradient, hessian, partial_hessian,
 };
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// An element whose energy depends on its stencil through `r = B x`.
@@ -159,19 +158,16 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
             dt: s.dt,
             t: s.t,
         };
-        out.par_chunks_mut(N)
-            .zip(self.items.par_iter())
-            .with_min_len(crate::element::PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let (b, r, rp, p) = Self::local(e, s);
-                let rp = rp.map(DualSVec64::<R>::from);
-                let p = p.map(DualSVec64::<R>::from);
-                let (_, g) = gradient(
-                    |v: SVector<DualSVec64<R>, R>| e.energy(&v.into(), &rp, &p, &c),
-                    &SVector::from(r),
-                );
-                chain::<N, R, 1>(&b, g.as_slice(), None, o);
-            });
+        crate::element::for_each_block(out, N, &self.items, |o, e| {
+            let (b, r, rp, p) = Self::local(e, s);
+            let rp = rp.map(DualSVec64::<R>::from);
+            let p = p.map(DualSVec64::<R>::from);
+            let (_, g) = gradient(
+                |v: SVector<DualSVec64<R>, R>| e.energy(&v.into(), &rp, &p, &c),
+                &SVector::from(r),
+            );
+            chain::<N, R, 1>(&b, g.as_slice(), None, o);
+        });
     }
     fn hessian_blocks(&self, s: &EvalState, out: &mut [f64]) {
         let c = Ctx {
@@ -179,20 +175,17 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
             dt: s.dt,
             t: s.t,
         };
-        out.par_chunks_mut(N * N)
-            .zip(self.items.par_iter())
-            .with_min_len(crate::element::PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let (b, r, rp, p) = Self::local(e, s);
-                let rp = rp.map(Dual2SVec64::<R>::from);
-                let p = p.map(Dual2SVec64::<R>::from);
-                let (_, _, h) = hessian(
-                    |v: SVector<Dual2SVec64<R>, R>| e.energy(&v.into(), &rp, &p, &c),
-                    &SVector::from(r),
-                );
-                // Symmetric: column-major storage is also row-major.
-                chain::<N, R, R>(&b, h.as_slice(), Some(&b), o);
-            });
+        crate::element::for_each_block(out, N * N, &self.items, |o, e| {
+            let (b, r, rp, p) = Self::local(e, s);
+            let rp = rp.map(Dual2SVec64::<R>::from);
+            let p = p.map(Dual2SVec64::<R>::from);
+            let (_, _, h) = hessian(
+                |v: SVector<Dual2SVec64<R>, R>| e.energy(&v.into(), &rp, &p, &c),
+                &SVector::from(r),
+            );
+            // Symmetric: column-major storage is also row-major.
+            chain::<N, R, R>(&b, h.as_slice(), Some(&b), o);
+        });
     }
     fn history_blocks(&self, s: &EvalState, out: &mut [f64]) {
         if !E::HISTORY {
@@ -204,22 +197,19 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
             dt: s.dt,
             t: s.t,
         };
-        out.par_chunks_mut(N * N)
-            .zip(self.items.par_iter())
-            .with_min_len(crate::element::PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let (b, r, rp, p) = Self::local(e, s);
-                let p = p.map(HyperDualSVec64::<R, R>::from);
-                let (_, _, _, h) = partial_hessian(
-                    |(v, w): (
-                        SVector<HyperDualSVec64<R, R>, R>,
-                        SVector<HyperDualSVec64<R, R>, R>,
-                    )| { e.energy(&v.into(), &w.into(), &p, &c) },
-                    (&SVector::from(r), &SVector::from(rp)),
-                );
-                let ht = h.transpose(); // column-major of the transpose = row-major of h
-                chain::<N, R, R>(&b, ht.as_slice(), Some(&b), o);
-            });
+        crate::element::for_each_block(out, N * N, &self.items, |o, e| {
+            let (b, r, rp, p) = Self::local(e, s);
+            let p = p.map(HyperDualSVec64::<R, R>::from);
+            let (_, _, _, h) = partial_hessian(
+                |(v, w): (
+                    SVector<HyperDualSVec64<R, R>, R>,
+                    SVector<HyperDualSVec64<R, R>, R>,
+                )| { e.energy(&v.into(), &w.into(), &p, &c) },
+                (&SVector::from(r), &SVector::from(rp)),
+            );
+            let ht = h.transpose(); // column-major of the transpose = row-major of h
+            chain::<N, R, R>(&b, ht.as_slice(), Some(&b), o);
+        });
     }
     fn param_blocks(&self, s: &EvalState, out: &mut [f64]) {
         if P == 0 {
@@ -230,22 +220,19 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
             dt: s.dt,
             t: s.t,
         };
-        out.par_chunks_mut(N * P)
-            .zip(self.items.par_iter())
-            .with_min_len(crate::element::PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let (b, r, rp, p) = Self::local(e, s);
-                let rp = rp.map(HyperDualSVec64::<R, P>::from);
-                let (_, _, _, h) = partial_hessian(
-                    |(v, w): (
-                        SVector<HyperDualSVec64<R, P>, R>,
-                        SVector<HyperDualSVec64<R, P>, P>,
-                    )| { e.energy(&v.into(), &rp, &w.into(), &c) },
-                    (&SVector::from(r), &SVector::from(p)),
-                );
-                let ht = h.transpose();
-                chain::<N, R, P>(&b, ht.as_slice(), None, o);
-            });
+        crate::element::for_each_block(out, N * P, &self.items, |o, e| {
+            let (b, r, rp, p) = Self::local(e, s);
+            let rp = rp.map(HyperDualSVec64::<R, P>::from);
+            let (_, _, _, h) = partial_hessian(
+                |(v, w): (
+                    SVector<HyperDualSVec64<R, P>, R>,
+                    SVector<HyperDualSVec64<R, P>, P>,
+                )| { e.energy(&v.into(), &rp, &w.into(), &c) },
+                (&SVector::from(r), &SVector::from(p)),
+            );
+            let ht = h.transpose();
+            chain::<N, R, P>(&b, ht.as_slice(), None, o);
+        });
     }
     fn param_gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {
         if P == 0 {
@@ -256,19 +243,16 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
             dt: s.dt,
             t: s.t,
         };
-        out.par_chunks_mut(P)
-            .zip(self.items.par_iter())
-            .with_min_len(crate::element::PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let (_, r, rp, p) = Self::local(e, s);
-                let r = r.map(DualSVec64::<P>::from);
-                let rp = rp.map(DualSVec64::<P>::from);
-                let (_, g) = gradient(
-                    |w: SVector<DualSVec64<P>, P>| e.energy(&r, &rp, &w.into(), &c),
-                    &SVector::from(p),
-                );
-                o.copy_from_slice(g.as_slice());
-            });
+        crate::element::for_each_block(out, P, &self.items, |o, e| {
+            let (_, r, rp, p) = Self::local(e, s);
+            let r = r.map(DualSVec64::<P>::from);
+            let rp = rp.map(DualSVec64::<P>::from);
+            let (_, g) = gradient(
+                |w: SVector<DualSVec64<P>, P>| e.energy(&r, &rp, &w.into(), &c),
+                &SVector::from(p),
+            );
+            o.copy_from_slice(g.as_slice());
+        });
     }
 }
 

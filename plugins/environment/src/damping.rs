@@ -7,7 +7,6 @@ use pliant_core::element::{Ctx, Element, ElementSet, Elements};
 use pliant_core::energy::{BindInfo, Energy, EvalState};
 use pliant_core::error::{CoreError, Result};
 use pliant_core::num_dual::DualNum;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// Damping on one node (`N = dim` DOFs), coefficient `c` in N·s/m.
@@ -42,23 +41,20 @@ impl<const N: usize> DampingAnalytic for Elements<DampingEl<N>, N, 0> {
     /// which = 0: gradient, 1: Hessian (c/h I), 2: history (−c/h I).
     fn blocks(&self, s: &EvalState, which: u8, out: &mut [f64]) {
         let stride = if which == 0 { N } else { N * N };
-        out.par_chunks_mut(stride)
-            .zip(self.items.par_iter())
-            .with_min_len(pliant_core::element::PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let k = e.c / s.h;
-                if which == 0 {
-                    for a in 0..N {
-                        o[a] = k * (s.q[e.dofs[a]] - s.q_prev[e.dofs[a]]);
-                    }
-                } else {
-                    o.fill(0.0);
-                    let sign = if which == 1 { 1.0 } else { -1.0 };
-                    for a in 0..N {
-                        o[a * N + a] = sign * k;
-                    }
+        pliant_core::element::for_each_block(out, stride, &self.items, |o, e| {
+            let k = e.c / s.h;
+            if which == 0 {
+                for a in 0..N {
+                    o[a] = k * (s.q[e.dofs[a]] - s.q_prev[e.dofs[a]]);
                 }
-            });
+            } else {
+                o.fill(0.0);
+                let sign = if which == 1 { 1.0 } else { -1.0 };
+                for a in 0..N {
+                    o[a * N + a] = sign * k;
+                }
+            }
+        });
     }
 }
 

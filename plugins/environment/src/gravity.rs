@@ -7,7 +7,6 @@ use pliant_core::element::{Ctx, Element, ElementSet, Elements};
 use pliant_core::energy::{BindInfo, Energy, EvalState};
 use pliant_core::error::{CoreError, Result};
 use pliant_core::num_dual::DualNum;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// Gravity on a node: weight vector `w = m g_eff` (N) over its `N = dim` DOFs.
@@ -38,14 +37,11 @@ trait GravityAnalytic: ElementSet {
 }
 impl<const N: usize> GravityAnalytic for Elements<GravityEl<N>, N, 0> {
     fn grad(&self, out: &mut [f64]) {
-        out.par_chunks_mut(N)
-            .zip(self.items.par_iter())
-            .with_min_len(pliant_core::element::PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                for a in 0..N {
-                    o[a] = -e.w[a];
-                }
-            });
+        pliant_core::element::for_each_block(out, N, &self.items, |o, e| {
+            for a in 0..N {
+                o[a] = -e.w[a];
+            }
+        });
     }
 }
 

@@ -41,7 +41,6 @@ use pliant_core::element::{Ctx, Element, ElementSet, Elements};
 use pliant_core::energy::{BindInfo, Energy, EvalState};
 use pliant_core::error::{CoreError, Result};
 use pliant_core::num_dual::DualNum;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 fn default_smoothing() -> f64 {
@@ -380,30 +379,24 @@ impl<const N: usize> GroundEl<N> {
 impl<const N: usize> GroundAnalytic for Elements<GroundEl<N>, N, 0> {
     fn grad_hess(&self, s: &EvalState, grad: Option<&mut [f64]>, hess: Option<&mut [f64]>) {
         if let Some(out) = grad {
-            out.par_chunks_mut(N)
-                .zip(self.items.par_iter())
-                .with_min_len(pliant_core::element::PAR_MIN_LEN)
-                .for_each(|(o, e)| {
-                    let (mut g, mut h) = ([0.0; 3], [[0.0; 3]; 3]);
-                    e.local(s, &mut g, &mut h);
-                    o.fill(0.0);
-                    o[..e.dim].copy_from_slice(&g[..e.dim]);
-                });
+            pliant_core::element::for_each_block(out, N, &self.items, |o, e| {
+                let (mut g, mut h) = ([0.0; 3], [[0.0; 3]; 3]);
+                e.local(s, &mut g, &mut h);
+                o.fill(0.0);
+                o[..e.dim].copy_from_slice(&g[..e.dim]);
+            });
         }
         if let Some(out) = hess {
-            out.par_chunks_mut(N * N)
-                .zip(self.items.par_iter())
-                .with_min_len(pliant_core::element::PAR_MIN_LEN)
-                .for_each(|(o, e)| {
-                    let (mut g, mut h) = ([0.0; 3], [[0.0; 3]; 3]);
-                    e.local(s, &mut g, &mut h);
-                    o.fill(0.0);
-                    for a in 0..e.dim {
-                        for b in 0..e.dim {
-                            o[a * N + b] = h[a][b];
-                        }
+            pliant_core::element::for_each_block(out, N * N, &self.items, |o, e| {
+                let (mut g, mut h) = ([0.0; 3], [[0.0; 3]; 3]);
+                e.local(s, &mut g, &mut h);
+                o.fill(0.0);
+                for a in 0..e.dim {
+                    for b in 0..e.dim {
+                        o[a * N + b] = h[a][b];
                     }
-                });
+                }
+            });
         }
     }
 }

@@ -19,7 +19,6 @@ use pliant_core::element::{Ctx, Element, ElementSet, Elements};
 use pliant_core::energy::{BindInfo, Energy, EvalState};
 use pliant_core::error::{CoreError, Result};
 use pliant_core::num_dual::DualNum;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// One edge: nodes `a`, `b` (6 DOFs), rest length, coefficients.
@@ -95,37 +94,34 @@ impl ResistiveForce {
     fn blocks(&self, s: &EvalState, which: u8, out: &mut [f64]) {
         let set = self.set();
         let stride = if which == 0 { 6 } else { 36 };
-        out.par_chunks_mut(stride)
-            .zip(set.items.par_iter())
-            .with_min_len(pliant_core::element::PAR_MIN_LEN)
-            .for_each(|(o, el)| {
-                let t = el.axis(s.q_prev);
-                let w = el.half_l / s.h;
-                let a: [[f64; 3]; 3] = std::array::from_fn(|i| {
-                    std::array::from_fn(|j| {
-                        (el.ct - el.cn) * t[i] * t[j] + if i == j { el.cn } else { 0.0 }
-                    })
-                });
-                if which == 0 {
-                    for node in 0..2 {
-                        let dx: [f64; 3] = std::array::from_fn(|k| {
-                            s.q[el.dofs[3 * node + k]] - s.q_prev[el.dofs[3 * node + k]]
-                        });
-                        for i in 0..3 {
-                            o[3 * node + i] = w * (0..3).map(|j| a[i][j] * dx[j]).sum::<f64>();
-                        }
+        pliant_core::element::for_each_block(out, stride, &set.items, |o, el| {
+            let t = el.axis(s.q_prev);
+            let w = el.half_l / s.h;
+            let a: [[f64; 3]; 3] = std::array::from_fn(|i| {
+                std::array::from_fn(|j| {
+                    (el.ct - el.cn) * t[i] * t[j] + if i == j { el.cn } else { 0.0 }
+                })
+            });
+            if which == 0 {
+                for node in 0..2 {
+                    let dx: [f64; 3] = std::array::from_fn(|k| {
+                        s.q[el.dofs[3 * node + k]] - s.q_prev[el.dofs[3 * node + k]]
+                    });
+                    for i in 0..3 {
+                        o[3 * node + i] = w * (0..3).map(|j| a[i][j] * dx[j]).sum::<f64>();
                     }
-                } else {
-                    o.fill(0.0);
-                    for node in 0..2 {
-                        for i in 0..3 {
-                            for j in 0..3 {
-                                o[(3 * node + i) * 6 + 3 * node + j] = w * a[i][j];
-                            }
+                }
+            } else {
+                o.fill(0.0);
+                for node in 0..2 {
+                    for i in 0..3 {
+                        for j in 0..3 {
+                            o[(3 * node + i) * 6 + 3 * node + j] = w * a[i][j];
                         }
                     }
                 }
-            });
+            }
+        });
     }
 }
 

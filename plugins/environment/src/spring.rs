@@ -8,7 +8,6 @@ use pliant_core::energy::{BindInfo, Energy, EvalState};
 use pliant_core::error::{CoreError, Result};
 use pliant_core::num_dual::DualNum;
 use pliant_core::reduced::{ReducedElement, ReducedElements};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// One spring of a [`Springs`] energy, as written in a scene.
@@ -96,54 +95,45 @@ impl<const N: usize, const R: usize, const P: usize> SpringAnalytic
 {
     fn grad(&self, s: &EvalState, out: &mut [f64]) {
         let dim = N / 2;
-        out.par_chunks_mut(N)
-            .zip(self.items.par_iter())
-            .with_min_len(pliant_core::element::PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let (n, _, f) = e.kinematics(s.q, s.p);
-                for a in 0..dim {
-                    o[a] = -f * n[a];
-                    o[dim + a] = f * n[a];
-                }
-            });
+        pliant_core::element::for_each_block(out, N, &self.items, |o, e| {
+            let (n, _, f) = e.kinematics(s.q, s.p);
+            for a in 0..dim {
+                o[a] = -f * n[a];
+                o[dim + a] = f * n[a];
+            }
+        });
     }
     fn hess(&self, s: &EvalState, out: &mut [f64]) {
         let dim = N / 2;
-        out.par_chunks_mut(N * N)
-            .zip(self.items.par_iter())
-            .with_min_len(pliant_core::element::PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let (n, l, f) = e.kinematics(s.q, s.p);
-                // K = k n nᵀ + (f/l)(I − n nᵀ); H = [[K, −K], [−K, K]].
-                let t = f / l;
-                for a in 0..dim {
-                    for b in 0..dim {
-                        let id = if a == b { 1.0 } else { 0.0 };
-                        let k = e.k * n[a] * n[b] + t * (id - n[a] * n[b]);
-                        o[a * N + b] = k;
-                        o[(dim + a) * N + dim + b] = k;
-                        o[a * N + dim + b] = -k;
-                        o[(dim + a) * N + b] = -k;
-                    }
+        pliant_core::element::for_each_block(out, N * N, &self.items, |o, e| {
+            let (n, l, f) = e.kinematics(s.q, s.p);
+            // K = k n nᵀ + (f/l)(I − n nᵀ); H = [[K, −K], [−K, K]].
+            let t = f / l;
+            for a in 0..dim {
+                for b in 0..dim {
+                    let id = if a == b { 1.0 } else { 0.0 };
+                    let k = e.k * n[a] * n[b] + t * (id - n[a] * n[b]);
+                    o[a * N + b] = k;
+                    o[(dim + a) * N + dim + b] = k;
+                    o[a * N + dim + b] = -k;
+                    o[(dim + a) * N + b] = -k;
                 }
-            });
+            }
+        });
     }
     fn pblock(&self, s: &EvalState, out: &mut [f64]) {
         if P == 0 {
             return;
         }
         let dim = N / 2;
-        out.par_chunks_mut(N)
-            .zip(self.items.par_iter())
-            .with_min_len(pliant_core::element::PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                // ∂²E/∂x∂u with L = L0 − u: ∂g_b/∂u = k n, ∂g_a/∂u = −k n.
-                let (n, _, _) = e.kinematics(s.q, s.p);
-                for a in 0..dim {
-                    o[a] = -e.k * n[a];
-                    o[dim + a] = e.k * n[a];
-                }
-            });
+        pliant_core::element::for_each_block(out, N, &self.items, |o, e| {
+            // ∂²E/∂x∂u with L = L0 − u: ∂g_b/∂u = k n, ∂g_a/∂u = −k n.
+            let (n, _, _) = e.kinematics(s.q, s.p);
+            for a in 0..dim {
+                o[a] = -e.k * n[a];
+                o[dim + a] = e.k * n[a];
+            }
+        });
     }
 }
 

@@ -13,7 +13,6 @@ use pliant_core::energy::{BindInfo, Energy, EvalState};
 use pliant_core::error::{CoreError, Result};
 use pliant_core::num_dual::DualNum;
 use pliant_core::reduced::{ReducedElement, ReducedElements};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// The material: constants, or design channels (differentiable).
@@ -104,35 +103,29 @@ trait TetAnalytic: ElementSet {
 
 impl<const P: usize> TetAnalytic for ReducedElements<TetEl<P>, 12, 9, P> {
     fn grad(&self, s: &EvalState, out: &mut [f64]) {
-        out.par_chunks_mut(12)
-            .zip(self.items.par_iter())
-            .with_min_len(pliant_core::element::PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let pv: [f64; P] = std::array::from_fn(|k| s.p[e.params[k]]);
-                let (mu, la) = e.material(&pv);
-                let Some(p) = stress(&e.f_of(s.q), mu, la) else {
-                    o.fill(f64::NAN);
-                    return;
-                };
-                for a in 0..4 {
-                    for i in 0..3 {
-                        o[3 * a + i] =
-                            e.vol * (0..3).map(|j| p[3 * i + j] * e.g[3 * a + j]).sum::<f64>();
-                    }
+        pliant_core::element::for_each_block(out, 12, &self.items, |o, e| {
+            let pv: [f64; P] = std::array::from_fn(|k| s.p[e.params[k]]);
+            let (mu, la) = e.material(&pv);
+            let Some(p) = stress(&e.f_of(s.q), mu, la) else {
+                o.fill(f64::NAN);
+                return;
+            };
+            for a in 0..4 {
+                for i in 0..3 {
+                    o[3 * a + i] =
+                        e.vol * (0..3).map(|j| p[3 * i + j] * e.g[3 * a + j]).sum::<f64>();
                 }
-            });
+            }
+        });
     }
     fn hess(&self, s: &EvalState, out: &mut [f64]) {
-        out.par_chunks_mut(144)
-            .zip(self.items.par_iter())
-            .with_min_len(pliant_core::element::PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let pv: [f64; P] = std::array::from_fn(|k| s.p[e.params[k]]);
-                let (mu, la) = e.material(&pv);
-                if !element_hessian(&e.f_of(s.q), &e.g, e.vol, mu, la, o) {
-                    o.fill(f64::NAN);
-                }
-            });
+        pliant_core::element::for_each_block(out, 144, &self.items, |o, e| {
+            let pv: [f64; P] = std::array::from_fn(|k| s.p[e.params[k]]);
+            let (mu, la) = e.material(&pv);
+            if !element_hessian(&e.f_of(s.q), &e.g, e.vol, mu, la, o) {
+                o.fill(f64::NAN);
+            }
+        });
     }
 }
 

@@ -26,11 +26,10 @@
 use crate::bend_twist::{BendTwist, BtEval, R};
 use crate::frames::EdgeFrame;
 use crate::stretch::{StretchEval, StretchSpring};
-use pliant_core::element::{Ctx, ElementSet, PAR_MIN_LEN, deterministic_sum};
+use pliant_core::element::{Ctx, ElementSet, deterministic_sum, for_each_block};
 use pliant_core::energy::EvalState;
 use pliant_core::num_dual::DualNum;
 use pliant_core::reduced::{ReducedElement, ReducedElements};
-use rayon::prelude::*;
 
 /// Stencil size.
 pub const N: usize = 11;
@@ -327,43 +326,37 @@ impl<const P: usize> RodSet for RodElements<P> {
         out
     }
     fn grad(&self, s: &EvalState, out: &mut [f64]) {
-        out.par_chunks_mut(N)
-            .zip(self.items.par_iter())
-            .with_min_len(PAR_MIN_LEN)
-            .for_each(|(o, e)| e.scatter_vec(&e.eval::<false>(s.q, s.p).grad, o));
+        for_each_block(out, N, &self.items, |o, e| {
+            e.scatter_vec(&e.eval::<false>(s.q, s.p).grad, o)
+        });
     }
     fn hess(&self, s: &EvalState, out: &mut [f64]) {
-        out.par_chunks_mut(N * N)
-            .zip(self.items.par_iter())
-            .with_min_len(PAR_MIN_LEN)
-            .for_each(|(o, e)| e.scatter_mat(&e.eval::<true>(s.q, s.p).hess, o));
+        for_each_block(out, N * N, &self.items, |o, e| {
+            e.scatter_mat(&e.eval::<true>(s.q, s.p).hess, o)
+        });
     }
     fn pblock(&self, s: &EvalState, out: &mut [f64]) {
         if P == 0 {
             return;
         }
-        out.par_chunks_mut(N * P)
-            .zip(self.items.par_iter())
-            .with_min_len(PAR_MIN_LEN)
-            .for_each(|(o, e)| {
-                let ev = e.eval::<false>(s.q, s.p);
-                let mut col = [0.0; N];
-                for k in 0..P {
-                    e.scatter_vec(&ev.pblock[k], &mut col);
-                    for (row, v) in col.iter().enumerate() {
-                        o[row * P + k] = *v;
-                    }
+        for_each_block(out, N * P, &self.items, |o, e| {
+            let ev = e.eval::<false>(s.q, s.p);
+            let mut col = [0.0; N];
+            for k in 0..P {
+                e.scatter_vec(&ev.pblock[k], &mut col);
+                for (row, v) in col.iter().enumerate() {
+                    o[row * P + k] = *v;
                 }
-            });
+            }
+        });
     }
     fn pgrad(&self, s: &EvalState, out: &mut [f64]) {
         if P == 0 {
             return;
         }
-        out.par_chunks_mut(P)
-            .zip(self.items.par_iter())
-            .with_min_len(PAR_MIN_LEN)
-            .for_each(|(o, e)| o.copy_from_slice(&e.eval::<false>(s.q, s.p).pgrad[..P]));
+        for_each_block(out, P, &self.items, |o, e| {
+            o.copy_from_slice(&e.eval::<false>(s.q, s.p).pgrad[..P])
+        });
     }
     fn element(&self, i: usize, q: &[f64], p: &[f64]) -> ElEval {
         self.items[i].eval::<false>(q, p)
