@@ -4,15 +4,17 @@
 //! - `puppy`   — the Puppy walking straight with bilateral symmetry;
 //! - `turn`    — the Puppy turning along a quarter circle, symmetry off,
 //!   warm-started from the straight gait (run `puppy` first);
-//! - `incline` — the Puppy on a 10° incline: the flat-ground gait (run
-//!   `puppy` first) is replayed there, then re-optimized.
+//! - `incline` — the Puppy on a 12.5° incline: the flat-ground gait (run
+//!   `puppy` first) is replayed there (it slides down), then re-optimized
+//!   (30 iterations unless `--iters` says otherwise).
 //!
 //! Each writes controls (raw and slack-free), the COM path (CSV + SVG),
 //! optimizer progress, a VTK series and a summary with the speed in body
 //! lengths per minute (the paper's Table I: Tripod 6.1, Puppy 8.6 in
 //! simulation) into `out/<name>/`.
 //!
-//! `cargo run --release --example gait -- tripod [--iters 10] [--out out]`
+//! `cargo run --release --example gait -- tripod [--iters N] [--out out]`
+//! (N = 10, or 30 for `incline`)
 
 use anyhow::Context;
 use pliant::gait::GaitSetup;
@@ -22,20 +24,20 @@ use std::path::{Path, PathBuf};
 
 struct Args {
     which: String,
-    iters: u64,
+    iters: Option<u64>,
     out: PathBuf,
 }
 
 fn args() -> anyhow::Result<Args> {
     let mut a = Args {
         which: "tripod".into(),
-        iters: 10,
+        iters: None,
         out: "out".into(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
-            "--iters" => a.iters = it.next().context("--iters N")?.parse()?,
+            "--iters" => a.iters = Some(it.next().context("--iters N")?.parse()?),
             "--out" => a.out = it.next().context("--out DIR")?.into(),
             w => a.which = w.to_string(),
         }
@@ -112,26 +114,26 @@ fn main() -> anyhow::Result<()> {
     match a.which.as_str() {
         "tripod" => {
             let s = GaitSetup::tripod_walk()?;
-            run(&s, &s.default_z0()?, a.iters, &a.out)?;
+            run(&s, &s.default_z0()?, a.iters.unwrap_or(10), &a.out)?;
         }
         "puppy" => {
             let s = GaitSetup::puppy_walk(true)?;
-            run(&s, &s.default_z0()?, a.iters, &a.out)?;
+            run(&s, &s.default_z0()?, a.iters.unwrap_or(10), &a.out)?;
         }
         "turn" => {
             let sym = GaitSetup::puppy_walk(true)?;
             let keys = sym.gait.keys_from_z(&load_z(&a.out, &sym.name)?)?;
             let s = GaitSetup::puppy_turn()?;
             let z0 = s.gait.z_from_keys(&keys)?;
-            run(&s, &z0, a.iters, &a.out)?;
+            run(&s, &z0, a.iters.unwrap_or(10), &a.out)?;
         }
         "incline" => {
             let flat = load_z(&a.out, "puppy_walk")?;
-            let mut replay = GaitSetup::puppy_incline(10.0)?;
+            let mut replay = GaitSetup::puppy_incline(12.5)?;
             replay.name = "puppy_incline_flat_gait".into();
             run(&replay, &flat, 0, &a.out)?;
-            let s = GaitSetup::puppy_incline(10.0)?;
-            run(&s, &flat, a.iters, &a.out)?;
+            let s = GaitSetup::puppy_incline(12.5)?;
+            run(&s, &flat, a.iters.unwrap_or(30), &a.out)?;
         }
         other => anyhow::bail!("unknown example `{other}` (tripod, puppy, turn, incline)"),
     }
