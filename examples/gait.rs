@@ -55,12 +55,7 @@ fn run(setup: &GaitSetup, z0: &[f64], iters: u64, out: &Path) -> anyhow::Result<
         setup.steps(),
         setup.h
     );
-    let progress: pliant::optim::ProgressFn = Box::new(|h| {
-        println!(
-            "  iteration {:>3}: objective {:.5e}, |gradient| {:.3e}, {} rollouts, {:.1} s",
-            h.iter, h.objective, h.gradient_norm, h.rollouts, h.seconds
-        )
-    });
+    let progress: pliant::optim::ProgressFn = Box::new(|h| println!("  {h}"));
     let run = optimize_gait(
         setup,
         z0,

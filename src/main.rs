@@ -84,12 +84,7 @@ fn optimize_and_report(
         spec.method,
         spec.iterations
     );
-    let progress: pliant::optim::ProgressFn = Box::new(|h| {
-        println!(
-            "  iteration {:>3}: objective {:.5e}, |gradient| {:.3e}, {} rollouts, {:.1} s",
-            h.iter, h.objective, h.gradient_norm, h.rollouts, h.seconds
-        )
-    });
+    let progress: pliant::optim::ProgressFn = Box::new(|h| println!("  {h}"));
     let run = pliant::gait_run::optimize_gait(
         &setup,
         &z0,

@@ -229,6 +229,13 @@ fn an_interrupted_optimization_resumes_to_the_same_parameters() {
     assert_eq!(resumed.iterations, full.iterations);
     assert_eq!(resumed.z, full.z, "resumed and uninterrupted runs differ");
     assert!(first.z != full.z);
+    // The resumed run reports iterations 2… as the uninterrupted one did,
+    // its first step measured from the checkpointed point, not from z0.
+    let key = |h: &pliant::optim::IterationRecord| (h.iter, h.objective, h.step);
+    assert_eq!(
+        resumed.history.iter().map(key).collect::<Vec<_>>(),
+        full.history[2..].iter().map(key).collect::<Vec<_>>()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -287,6 +294,15 @@ fn levenberg_marquardt_is_monotone_and_keeps_the_bounds() {
         res.z.iter().all(|z| (-0.01..=0.02).contains(z)),
         "{:?}",
         res.z
+    );
+    // The reported steps are the moves of z: together they cover the
+    // distance from the start, and none exceeds the box.
+    let steps: Vec<f64> = res.history.iter().map(|h| h.step).collect();
+    let moved = res.z.iter().fold(0.0f64, |m, z| m.max(z.abs()));
+    assert!(steps.iter().all(|s| (0.0..=0.03).contains(s)), "{steps:?}");
+    assert!(
+        steps.iter().sum::<f64>() >= moved * (1.0 - 1e-12),
+        "steps {steps:?} cover less than the distance moved, {moved}"
     );
 }
 

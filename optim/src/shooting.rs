@@ -232,7 +232,7 @@ impl Shooting {
         })
     }
     /// Bounds enforced by the transform, if any.
-    fn transform_bounds(&self) -> Option<(f64, f64)> {
+    pub(crate) fn transform_bounds(&self) -> Option<(f64, f64)> {
         match self.bound_handling {
             BoundHandling::Transform => self.map.bounds(),
             BoundHandling::Solver => None,
@@ -252,13 +252,7 @@ impl Shooting {
     }
     /// `z` from the solver's variable `w` (identity without bounds).
     pub fn z_of(&self, w: &[f64]) -> Vec<f64> {
-        match self.transform_bounds() {
-            None => w.to_vec(),
-            Some((lo, hi)) => {
-                let (m, r) = (0.5 * (lo + hi), 0.5 * (hi - lo));
-                w.iter().map(|w| m + r * w.tanh()).collect()
-            }
-        }
+        z_from_w(self.transform_bounds(), w)
     }
     /// `dz/dw` entrywise.
     fn dz_dw(&self, w: &[f64]) -> Vec<f64> {
@@ -574,5 +568,17 @@ impl Gradient for Shooting {
     fn gradient(&self, w: &Self::Param) -> std::result::Result<Self::Gradient, ArgminError> {
         let (_, g) = Shooting::gradient(self, w.as_slice()).map_err(to_argmin)?;
         Ok(DVector::from_vec(g))
+    }
+}
+
+/// `z = m + r tanh(w)` with `m`, `r` the centre and half-width of the
+/// transform's bounds `(lo, hi)`; the identity without.
+pub(crate) fn z_from_w(bounds: Option<(f64, f64)>, w: &[f64]) -> Vec<f64> {
+    match bounds {
+        None => w.to_vec(),
+        Some((lo, hi)) => {
+            let (m, r) = (0.5 * (lo + hi), 0.5 * (hi - lo));
+            w.iter().map(|w| m + r * w.tanh()).collect()
+        }
     }
 }
