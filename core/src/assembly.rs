@@ -5,14 +5,17 @@
 //! becomes one slot, followed by one diagonal slot per free DOF (so the
 //! inertia term keeps every DOF in the pattern). At each evaluation the
 //! energies fill their dense per-element blocks in parallel, each element into
-//! its own slice; the slots are gathered and summed by faer's precomputed
-//! argsort. Nothing depends on scheduling, so results are bitwise identical
-//! for any number of threads.
+//! its own slice; the slots are then added, in slot order, into the entries
+//! of a matrix the assembler keeps (each slot's entry is found once, when the
+//! pattern is built). Nothing depends on scheduling, so results are bitwise
+//! identical for any number of threads.
 
 use crate::energy::EvalState;
 use crate::error::{CoreError, Result};
 use crate::model::Model;
-use faer::sparse::{Argsort, Pair, SparseColMat, SymbolicSparseColMat, Triplet};
+use faer::sparse::{
+    Pair, SparseColMat, SparseColMatRef, SymbolicSparseColMat, SymbolicSparseColMatRef, Triplet,
+};
 use nalgebra::{DMatrix, SymmetricEigen};
 use rayon::prelude::*;
 
@@ -41,12 +44,15 @@ pub struct Assembler {
     dofs: Vec<usize>,
     grad: Vec<f64>,
     hess: Vec<f64>,
-    /// For each pattern slot, the index in `hess` it reads; the last
-    /// `n_free` slots are the diagonal (inertia/shift) slots.
+    /// For each element slot, the index in `hess` it reads.
     slots: Vec<usize>,
-    symbolic: SymbolicSparseColMat<usize>,
-    argsort: Argsort<usize>,
-    vals: Vec<f64>,
+    /// For each slot, the entry of `matrix` it adds to; the last `n_free`
+    /// slots are the diagonal (inertia/shift) slots.
+    dest: Vec<usize>,
+    /// The pattern with the values of the last assembly.
+    matrix: SparseColMat<usize, f64>,
+    /// `scale` of the last assembly (re-used by [`Assembler::with_diagonal`]).
+    last_scale: f64,
     /// Each energy's [`crate::Energy::structure_version`] when the pattern was built.
     versions: Vec<u64>,
 }
@@ -108,8 +114,21 @@ impl Assembler {
         for f in 0..nf {
             pairs.push(Pair::new(f, f));
         }
-        let (symbolic, argsort) = SymbolicSparseColMat::try_new_from_indices(nf, nf, &pairs)
+        let (symbolic, _) = SymbolicSparseColMat::try_new_from_indices(nf, nf, &pairs)
             .map_err(|e| CoreError::LinearSolve(format!("sparsity pattern: {e:?}")))?;
+        // Row indices are sorted within each column.
+        let (cp, ri) = (symbolic.col_ptr(), symbolic.row_idx());
+        let dest = pairs
+            .iter()
+            .map(|p| {
+                let (lo, hi) = (cp[p.col], cp[p.col + 1]);
+                lo + ri[lo..hi]
+                    .binary_search(&p.row)
+                    .expect("every pair is in the pattern built from the pairs")
+            })
+            .collect();
+        let nnz = ri.len();
+        let matrix = SparseColMat::new(symbolic, vec![0.0; nnz]);
         let grad_len = spans.iter().map(|s| s.n_el * s.ns).sum();
         Ok(Self {
             n,
@@ -119,10 +138,10 @@ impl Assembler {
             dofs,
             grad: vec![0.0; grad_len],
             hess: vec![0.0; hess_len],
-            vals: vec![0.0; slots.len() + nf],
             slots,
-            symbolic,
-            argsort,
+            dest,
+            matrix,
+            last_scale: 0.0,
             versions: model
                 .energies
                 .iter()
@@ -160,11 +179,11 @@ impl Assembler {
     }
     /// Number of stored entries of the assembled lower-triangular Hessian.
     pub fn nnz(&self) -> usize {
-        self.symbolic.compute_nnz()
+        self.matrix.compute_nnz()
     }
     /// Symbolic structure of the assembled Hessian (lower triangle).
-    pub fn symbolic(&self) -> &SymbolicSparseColMat<usize> {
-        &self.symbolic
+    pub fn symbolic(&self) -> SymbolicSparseColMatRef<'_, usize> {
+        self.matrix.symbolic()
     }
 
     /// Total energy of all energies (J), summed in model order.
@@ -215,35 +234,25 @@ impl Assembler {
         }
     }
 
-    fn gather(&mut self, scale: f64, diag: &[f64]) -> Result<SparseColMat<usize, f64>> {
+    /// Sums `scale ·` the element slots and then `diag` into the matrix's
+    /// entries, each entry's contributions in slot order.
+    fn gather(&mut self, scale: f64, diag: &[f64]) -> SparseColMatRef<'_, usize, f64> {
+        self.last_scale = scale;
         let ne = self.slots.len();
-        let hess = &self.hess;
-        let fill = |(v, sl): (&mut [f64], &[usize])| {
-            for (vi, &si) in v.iter_mut().zip(sl) {
-                *vi = scale * hess[si];
-            }
-        };
-        // In parallel from 64 chunks of 4096 entries up; below, on this
-        // thread (see `element::for_each_block`).
-        if ne < 64 * 4096 {
-            self.vals[..ne]
-                .chunks_mut(4096)
-                .zip(self.slots.chunks(4096))
-                .for_each(fill);
-        } else {
-            self.vals[..ne]
-                .par_chunks_mut(4096)
-                .zip(self.slots.par_chunks(4096))
-                .with_min_len(64)
-                .for_each(fill);
+        let vals = self.matrix.val_mut();
+        vals.fill(0.0);
+        for (&d, &si) in self.dest[..ne].iter().zip(&self.slots) {
+            vals[d] += scale * self.hess[si];
         }
-        self.vals[ne..].copy_from_slice(diag);
-        self.matrix_from_vals()
+        for (&d, &v) in self.dest[ne..].iter().zip(diag) {
+            vals[d] += v;
+        }
+        self.matrix.as_ref()
     }
 
     /// Projects the element blocks of the last [`Assembler::hessian`] onto the
     /// PSD cone and re-assembles, without re-evaluating the energies.
-    pub fn reproject(&mut self, scale: f64, diag: &[f64]) -> Result<SparseColMat<usize, f64>> {
+    pub fn reproject(&mut self, scale: f64, diag: &[f64]) -> SparseColMatRef<'_, usize, f64> {
         self.project_blocks();
         self.gather(scale, diag)
     }
@@ -257,22 +266,15 @@ impl Assembler {
         scale: f64,
         diag: &[f64],
         project: bool,
-    ) -> Result<SparseColMat<usize, f64>> {
+    ) -> Result<SparseColMatRef<'_, usize, f64>> {
         self.fill_hessian_blocks(model, s, project)?;
-        self.gather(scale, diag)
+        Ok(self.gather(scale, diag))
     }
 
     /// Re-assembles the last Hessian with a different diagonal, without
     /// re-evaluating the energies (used for diagonal regularisation).
-    pub fn with_diagonal(&mut self, diag: &[f64]) -> Result<SparseColMat<usize, f64>> {
-        let ne = self.slots.len();
-        self.vals[ne..].copy_from_slice(diag);
-        self.matrix_from_vals()
-    }
-
-    fn matrix_from_vals(&self) -> Result<SparseColMat<usize, f64>> {
-        SparseColMat::new_from_argsort(self.symbolic.clone(), &self.argsort, &self.vals)
-            .map_err(|e| CoreError::LinearSolve(format!("assembly: {e:?}")))
+    pub fn with_diagonal(&mut self, diag: &[f64]) -> SparseColMatRef<'_, usize, f64> {
+        self.gather(self.last_scale, diag)
     }
 
     /// Full (both triangles, all DOFs) exact Hessian `∂²E/∂q²`, as triplets scaled by `scale`.

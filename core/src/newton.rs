@@ -12,7 +12,7 @@
 
 use crate::error::Result;
 use crate::linsolve::{Factor, LinearSolver};
-use faer::sparse::SparseColMat;
+use faer::sparse::SparseColMatRef;
 use serde::{Deserialize, Serialize};
 
 /// How the Newton direction copes with an indefinite Hessian (the exact
@@ -126,12 +126,12 @@ pub trait Potential {
     fn gradient(&mut self, x: &[f64], g: &mut [f64]);
     /// Lower triangle of `∇²Φ` over the free DOFs, with element Hessians
     /// PSD-projected when `project`.
-    fn hessian(&mut self, x: &[f64], project: bool) -> Result<SparseColMat<usize, f64>>;
+    fn hessian(&mut self, x: &[f64], project: bool) -> Result<SparseColMatRef<'_, usize, f64>>;
     /// The last Hessian with its element blocks projected onto the PSD cone
     /// (no re-evaluation of the energies).
-    fn project_last(&mut self) -> Result<SparseColMat<usize, f64>>;
+    fn project_last(&mut self) -> Result<SparseColMatRef<'_, usize, f64>>;
     /// The last Hessian plus `shift·I` (no re-evaluation of the energies).
-    fn shifted(&mut self, shift: f64) -> Result<SparseColMat<usize, f64>>;
+    fn shifted(&mut self, shift: f64) -> Result<SparseColMatRef<'_, usize, f64>>;
     /// Converts a gradient norm of `Φ` to a force (N).
     fn force_scale(&self) -> f64;
 }
@@ -171,13 +171,13 @@ fn direction_factor(
     let mut h = pot
         .hessian(x, strategy == HessianStrategy::Project)
         .map_err(|e| e.to_string())?;
-    if let Ok(f) = solver.factor(&h) {
+    if let Ok(f) = solver.factor(h) {
         return Ok(f);
     }
     if strategy == HessianStrategy::ExactThenProject {
         stats.projected += 1;
         h = pot.project_last().map_err(|e| e.to_string())?;
-        if let Ok(f) = solver.factor(&h) {
+        if let Ok(f) = solver.factor(h) {
             return Ok(f);
         }
     }
@@ -190,7 +190,7 @@ fn direction_factor(
     let mut shift = (1e-10 * scale).max(0.1 * *last_shift);
     for _ in 0..40 {
         let hs = pot.shifted(shift).map_err(|e| e.to_string())?;
-        if let Ok(f) = solver.factor(&hs) {
+        if let Ok(f) = solver.factor(hs) {
             *last_shift = shift;
             return Ok(f);
         }

@@ -7,7 +7,7 @@ use crate::integrator::{Integrator, StepForm};
 use crate::linsolve::{Factor, LinearSolver};
 use crate::model::Model;
 use crate::newton::{NewtonSettings, NewtonStats, Potential, minimize_with};
-use faer::sparse::{SparseColMat, Triplet};
+use faer::sparse::{SparseColMat, SparseColMatRef, Triplet};
 use std::sync::Arc;
 
 /// The incremental potential of one step (see [`crate::integrator`]).
@@ -80,7 +80,7 @@ impl Potential for StepPotential<'_> {
         }
         self.g_full = gf;
     }
-    fn hessian(&mut self, x: &[f64], project: bool) -> Result<SparseColMat<usize, f64>> {
+    fn hessian(&mut self, x: &[f64], project: bool) -> Result<SparseColMatRef<'_, usize, f64>> {
         self.eval_point(x);
         for (d, m) in self.diag.iter_mut().zip(self.mass_free) {
             *d = self.form.c_m * m;
@@ -96,13 +96,13 @@ impl Potential for StepPotential<'_> {
         let scale = self.form.c_e * self.form.a_y * self.form.a_y;
         self.asm.hessian(self.model, &s, scale, &self.diag, project)
     }
-    fn project_last(&mut self) -> Result<SparseColMat<usize, f64>> {
+    fn project_last(&mut self) -> Result<SparseColMatRef<'_, usize, f64>> {
         let scale = self.form.c_e * self.form.a_y * self.form.a_y;
-        self.asm.reproject(scale, &self.diag)
+        Ok(self.asm.reproject(scale, &self.diag))
     }
-    fn shifted(&mut self, shift: f64) -> Result<SparseColMat<usize, f64>> {
+    fn shifted(&mut self, shift: f64) -> Result<SparseColMatRef<'_, usize, f64>> {
         let d: Vec<f64> = self.diag.iter().map(|d| d + shift).collect();
-        self.asm.with_diagonal(&d)
+        Ok(self.asm.with_diagonal(&d))
     }
     fn force_scale(&self) -> f64 {
         1.0 / self.form.c_e
@@ -802,7 +802,7 @@ impl Simulator {
                 &diag,
                 false,
             )?;
-            let f = self.solver.factor(&hl).map_err(|e| {
+            let f = self.solver.factor(hl).map_err(|e| {
                 CoreError::LinearSolve(format!(
                     "exact ∂g/∂x at the converged step ending at t = {} s is not positive definite ({e}); sensitivities need a strict minimum",
                     t0 + h
