@@ -13,9 +13,7 @@
 use crate::energy::EvalState;
 use crate::error::{CoreError, Result};
 use crate::model::Model;
-use faer::sparse::{
-    Pair, SparseColMat, SparseColMatRef, SymbolicSparseColMat, SymbolicSparseColMatRef, Triplet,
-};
+use faer::sparse::{Pair, SparseColMat, SparseColMatRef, SymbolicSparseColMatRef, Triplet};
 use nalgebra::{DMatrix, SymmetricEigen};
 use rayon::prelude::*;
 
@@ -114,20 +112,8 @@ impl Assembler {
         for f in 0..nf {
             pairs.push(Pair::new(f, f));
         }
-        let (symbolic, _) = SymbolicSparseColMat::try_new_from_indices(nf, nf, &pairs)
-            .map_err(|e| CoreError::LinearSolve(format!("sparsity pattern: {e:?}")))?;
-        // Row indices are sorted within each column.
-        let (cp, ri) = (symbolic.col_ptr(), symbolic.row_idx());
-        let dest = pairs
-            .iter()
-            .map(|p| {
-                let (lo, hi) = (cp[p.col], cp[p.col + 1]);
-                lo + ri[lo..hi]
-                    .binary_search(&p.row)
-                    .expect("every pair is in the pattern built from the pairs")
-            })
-            .collect();
-        let nnz = ri.len();
+        let (symbolic, dest) = crate::pattern::pattern_of(nf, &pairs)?;
+        let nnz = symbolic.row_idx().len();
         let matrix = SparseColMat::new(symbolic, vec![0.0; nnz]);
         let grad_len = spans.iter().map(|s| s.n_el * s.ns).sum();
         Ok(Self {

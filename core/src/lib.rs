@@ -21,6 +21,7 @@ pub mod motion;
 pub mod newton;
 pub mod node_energy;
 pub mod params;
+mod pattern;
 pub mod penalty;
 pub mod plugin;
 pub mod pvd;

@@ -92,24 +92,12 @@ impl LinearSolver {
                 pairs.push(Pair::new(a.max(b), a.min(b)));
             }
         }
-        let (permuted_pattern, _) = SymbolicSparseColMat::try_new_from_indices(n, n, &pairs)
-            .map_err(|e| CoreError::LinearSolve(format!("permuted pattern: {e:?}")))?;
-        let (pcp, pri) = (permuted_pattern.col_ptr(), permuted_pattern.row_idx());
-        let entry_of = pairs
-            .iter()
-            .map(|p| {
-                let (lo, hi) = (pcp[p.col], pcp[p.col + 1]);
-                lo + pri[lo..hi]
-                    .binary_search(&p.row)
-                    .expect("every pair is in the pattern built from the pairs")
-            })
-            .collect();
+        let (permuted_pattern, entry_of) = crate::pattern::pattern_of(n, &pairs)?;
         // With the identity ordering faer reads the pattern as an upper
         // triangle whatever `side` says: analyse the transpose's pattern.
         let upper: Vec<Pair<usize, usize>> =
             pairs.iter().map(|p| Pair::new(p.col, p.row)).collect();
-        let (upper, _) = SymbolicSparseColMat::try_new_from_indices(n, n, &upper)
-            .map_err(|e| CoreError::LinearSolve(format!("permuted pattern: {e:?}")))?;
+        let (upper, _) = crate::pattern::pattern_of(n, &upper)?;
         let symbolic = factorize_symbolic_cholesky(
             upper.as_ref(),
             Side::Upper,
