@@ -79,14 +79,7 @@ fn run(setup: &GaitSetup, z0: &[f64], iters: u64, out: &Path) -> anyhow::Result<
         st.rollout_seconds,
         st.derivative_seconds
     );
-    println!(
-        "{}: COM moved ({:.1}, {:.1}) mm over the cycles = {:.2} body lengths per minute; heading changed {:.1}°",
-        setup.name,
-        1e3 * summary.displacement[0],
-        1e3 * summary.displacement[1],
-        summary.body_lengths_per_minute,
-        summary.heading_change_degrees
-    );
+    println!("{}: {summary}", setup.name);
     for f in &run.files {
         println!("  wrote {}", f.display());
     }

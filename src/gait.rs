@@ -572,6 +572,14 @@ impl GaitSetup {
             .collect()
     }
 
+    /// The change of heading the target asks for over the cycles, degrees
+    /// (0 for a straight target, negative for a right turn).
+    pub fn heading_change_asked_degrees(&self) -> f64 {
+        self.heading_targets(0.0)
+            .last()
+            .map_or(0.0, |t| t.to_degrees())
+    }
+
     /// COM targets for steps `1 … K` from the settled COM `c0`: at rest
     /// during the preparatory phase, then the path at constant speed.
     pub fn targets(&self, c0: &[f64]) -> Vec<Vec<f64>> {
@@ -633,10 +641,29 @@ pub struct GaitSummary {
     pub body_lengths_per_minute: f64,
     /// Change of heading over the cycles, degrees (negative: turned right).
     pub heading_change_degrees: f64,
+    /// The change of heading the target asks for, degrees
+    /// ([`GaitSetup::heading_change_asked_degrees`]).
+    pub heading_change_asked_degrees: f64,
     /// Final objective.
     pub objective: f64,
     /// Mean Newton iterations per step of the final rollout.
     pub newton_per_step: f64,
+}
+
+impl std::fmt::Display for GaitSummary {
+    /// `centre of mass moved (60.2, 0.1) mm over the cycles: 5.85 body
+    /// lengths per minute; heading changed 1.5° (asked 0.0°)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "centre of mass moved ({:.1}, {:.1}) mm over the cycles: {:.2} body lengths per minute; heading changed {:.1}° (asked {:.1}°)",
+            1e3 * self.displacement[0],
+            1e3 * self.displacement[1],
+            self.body_lengths_per_minute,
+            self.heading_change_degrees,
+            self.heading_change_asked_degrees
+        )
+    }
 }
 
 impl GaitContext {
@@ -656,6 +683,7 @@ impl GaitContext {
             name: setup.name.clone(),
             displacement: d,
             heading_change_degrees: turn.to_degrees(),
+            heading_change_asked_degrees: setup.heading_change_asked_degrees(),
             body_lengths_per_minute: dist / setup.robot.length / t * 60.0,
             objective,
             newton_per_step: tr.newton_iterations.iter().sum::<usize>() as f64 / tr.steps() as f64,

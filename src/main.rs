@@ -104,13 +104,7 @@ fn optimize_and_report(
         r.stats.rollouts,
         s.newton_per_step
     );
-    println!(
-        "centre of mass moved ({:.1}, {:.1}) mm over the cycles: {:.2} body lengths per minute; heading changed {:.1}°",
-        1e3 * s.displacement[0],
-        1e3 * s.displacement[1],
-        s.body_lengths_per_minute,
-        s.heading_change_degrees
-    );
+    println!("{s}");
     println!("outputs:");
     for f in &run.files {
         println!("  {}", f.display());

@@ -58,6 +58,7 @@ fn heading_targets_follow_the_target_path() {
     assert!(th[..s.gait.prep_steps].iter().all(|&t| t == 0.1));
     assert!((th[th.len() - 1] - (0.1 - angle)).abs() < 1e-12);
     assert!(th.windows(2).all(|w| w[1] <= w[0]));
+    assert!((s.heading_change_asked_degrees() + angle.to_degrees()).abs() < 1e-9);
     s.target = Target::Arc {
         radius: -0.04,
         angle,
@@ -65,6 +66,7 @@ fn heading_targets_follow_the_target_path() {
     assert!((s.heading_targets(0.0).last().unwrap() - angle).abs() < 1e-12);
     s.target = Target::Straight { speed: 0.02 };
     assert!(s.heading_targets(0.2).iter().all(|&t| t == 0.2));
+    assert_eq!(s.heading_change_asked_degrees(), 0.0);
     // Weights written before the heading term existed still parse.
     let w: Weights = serde_json::from_str(
         r#"{"com": 1e4, "slack": 100, "slack_epsilon": 0.001, "smoothness": 1e-4, "regularization": 0.01}"#,

@@ -70,7 +70,8 @@ pub struct IterationRecord {
     pub gradient_norm: f64,
     /// The iteration's step in the controls: the largest change of any
     /// entry of `z` (its ∞-norm `‖z_k − z_(k−1)‖∞`, in the units of `z`;
-    /// m for contracted cable lengths). Zero when the solver kept its point.
+    /// m for contracted cable lengths). Zero when the solver kept its point;
+    /// NaN if the solver reported no point (none of ours does that).
     pub step: f64,
     /// Rollouts so far (line search included).
     pub rollouts: usize,
