@@ -223,6 +223,7 @@ impl Assembler {
     /// Sums `scale ·` the element slots and then `diag` into the matrix's
     /// entries, each entry's contributions in slot order.
     fn gather(&mut self, scale: f64, diag: &[f64]) -> SparseColMatRef<'_, usize, f64> {
+        assert_eq!(diag.len(), self.n_free(), "one diagonal entry per free DOF");
         self.last_scale = scale;
         let ne = self.slots.len();
         let vals = self.matrix.val_mut();
@@ -258,7 +259,9 @@ impl Assembler {
     }
 
     /// Re-assembles the last Hessian with a different diagonal, without
-    /// re-evaluating the energies (used for diagonal regularisation).
+    /// re-evaluating the energies (used for diagonal regularisation): the
+    /// element blocks as they are now (projected if [`Assembler::reproject`]
+    /// ran since) with the last assembly's scale.
     pub fn with_diagonal(&mut self, diag: &[f64]) -> SparseColMatRef<'_, usize, f64> {
         self.gather(self.last_scale, diag)
     }

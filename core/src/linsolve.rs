@@ -19,8 +19,10 @@
 
 use crate::error::{CoreError, Result};
 use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::sparse::linalg::SupernodalThreshold;
 use faer::sparse::linalg::cholesky::{
-    LltRef, SymbolicCholesky, SymmetricOrdering, factorize_symbolic_cholesky,
+    CholeskySymbolicParams, LltRef, SymbolicCholesky, SymbolicCholeskyRaw, SymmetricOrdering,
+    factorize_symbolic_cholesky,
 };
 use faer::sparse::{Pair, SparseColMatRef, SymbolicSparseColMat, SymbolicSparseColMatRef};
 use faer::{Conj, Mat, MatMut, MatRef, Par, Side};
@@ -49,8 +51,9 @@ struct Permuted {
     pattern: SymbolicSparseColMat<usize>,
     /// For each stored entry of `A`, its entry in `pattern`.
     entry_of: Vec<usize>,
-    /// Column pointers of `A`'s pattern (to check a matrix has it).
+    /// `A`'s pattern (to check that a matrix has it).
     col_ptr: Vec<usize>,
+    row_idx: Vec<usize>,
 }
 
 /// A numeric `LLᵀ` factorization of a symmetric positive definite matrix.
@@ -95,14 +98,24 @@ impl LinearSolver {
         let (permuted_pattern, entry_of) = crate::pattern::pattern_of(n, &pairs)?;
         // With the identity ordering faer reads the pattern as an upper
         // triangle whatever `side` says: analyse the transpose's pattern.
+        // faer's choice between its simplicial and supernodal
+        // factorizations rests on a flop estimate that differs between the
+        // two orderings; keep the one its AMD analysis made.
         let upper: Vec<Pair<usize, usize>> =
             pairs.iter().map(|p| Pair::new(p.col, p.row)).collect();
         let (upper, _) = crate::pattern::pattern_of(n, &upper)?;
+        let kind = match amd.raw() {
+            SymbolicCholeskyRaw::Simplicial(_) => SupernodalThreshold::FORCE_SIMPLICIAL,
+            SymbolicCholeskyRaw::Supernodal(_) => SupernodalThreshold::FORCE_SUPERNODAL,
+        };
         let symbolic = factorize_symbolic_cholesky(
             upper.as_ref(),
             Side::Upper,
             SymmetricOrdering::Identity,
-            Default::default(),
+            CholeskySymbolicParams {
+                supernodal_flop_ratio_threshold: kind,
+                ..Default::default()
+            },
         )
         .map_err(err)?;
         let par = if symbolic.len_val() >= PARALLEL_MIN_FACTOR_ENTRIES {
@@ -117,6 +130,7 @@ impl LinearSolver {
                 pattern: permuted_pattern,
                 entry_of,
                 col_ptr: cp.to_vec(),
+                row_idx: ri.to_vec(),
             }),
             par,
         })
@@ -130,7 +144,9 @@ impl LinearSolver {
     /// definite.
     pub fn factor(&self, a: SparseColMatRef<'_, usize, f64>) -> Result<Factor> {
         let pm = &self.permuted;
-        if a.val().len() != pm.entry_of.len() || a.symbolic().col_ptr() != pm.col_ptr.as_slice() {
+        if a.symbolic().col_ptr() != pm.col_ptr.as_slice()
+            || a.symbolic().row_idx() != pm.row_idx.as_slice()
+        {
             return Err(CoreError::LinearSolve(format!(
                 "numeric Cholesky: the matrix's pattern ({0}×{0}, {1} entries) is not the one analysed ({2}×{2}, {3} entries)",
                 a.ncols(),
@@ -262,16 +278,26 @@ mod tests {
 
     #[test]
     fn permuted_factorization_solves_the_original_system() {
+        let mut kinds = Vec::new();
         for (nx, ny, nz) in [(5, 4, 3), (16, 15, 14)] {
             let a = grid(nx, ny, nz, 0.1);
             let n = a.ncols();
             let solver = LinearSolver::new(a.symbolic()).unwrap();
-            // Both of faer's factorizations are exercised.
-            let supernodal = matches!(
-                solver.symbolic.raw(),
-                faer::sparse::linalg::cholesky::SymbolicCholeskyRaw::Supernodal(_)
-            );
-            assert_eq!(supernodal, n > 1000, "{nx}×{ny}×{nz}");
+            // The factorization kind is the one faer's own AMD analysis
+            // picks; the two sizes exercise both kinds (if a faer upgrade
+            // moves its heuristic, pick other sizes).
+            let kind =
+                |s: &SymbolicCholesky<usize>| matches!(s.raw(), SymbolicCholeskyRaw::Supernodal(_));
+            let amd = factorize_symbolic_cholesky(
+                a.symbolic(),
+                Side::Lower,
+                SymmetricOrdering::Amd,
+                Default::default(),
+            )
+            .unwrap();
+            assert_eq!(kind(&solver.symbolic), kind(&amd));
+            assert_eq!(solver.symbolic.len_val(), amd.len_val());
+            kinds.push(kind(&solver.symbolic));
             let f = solver.factor(a.as_ref()).unwrap();
             let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
             let x = f.solve(&b);
@@ -292,6 +318,7 @@ mod tests {
                 }
             }
         }
+        assert_eq!(kinds, [false, true], "simplicial, then supernodal");
     }
 
     #[test]
