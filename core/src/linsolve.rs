@@ -7,8 +7,9 @@
 //! computed once, so a numeric factorization only scatters `A`'s values
 //! (faer would rebuild the permuted structure at every factorization, 5 % of
 //! a Puppy rollout). The analysis of `P A Pᵀ` uses the identity ordering;
-//! the factorization reads its lower triangle (copied to the upper one by
-//! faer only for the simplicial factorizations of small systems).
+//! the factorization reads the triangle its kind works on (faer's
+//! supernodal factorization reads the lower one, its simplicial one, chosen
+//! for small systems, the upper one), so faer copies nothing either.
 //!
 //! Parallelism is chosen per pattern: faer's parallel supernodal
 //! factorization only pays off for large factors, and on small systems
@@ -47,8 +48,9 @@ pub struct LinearSolver {
 struct Permuted {
     /// `forward[i]`: the row/column of `A` at position `i` of `P A Pᵀ`.
     forward: Vec<usize>,
-    /// Lower triangle of `P A Pᵀ`.
+    /// The triangle of `P A Pᵀ` the factorization reads (`side`).
     pattern: SymbolicSparseColMat<usize>,
+    side: Side,
     /// For each stored entry of `A`, its entry in `pattern`.
     entry_of: Vec<usize>,
     /// `A`'s pattern (to check that a matrix has it).
@@ -95,7 +97,7 @@ impl LinearSolver {
                 pairs.push(Pair::new(a.max(b), a.min(b)));
             }
         }
-        let (permuted_pattern, entry_of) = crate::pattern::pattern_of(n, &pairs)?;
+        let (lower, lower_entries) = crate::pattern::pattern_of(n, &pairs)?;
         // With the identity ordering faer reads the pattern as an upper
         // triangle whatever `side` says: analyse the transpose's pattern.
         // faer's choice between its simplicial and supernodal
@@ -103,10 +105,12 @@ impl LinearSolver {
         // two orderings; keep the one its AMD analysis made.
         let upper: Vec<Pair<usize, usize>> =
             pairs.iter().map(|p| Pair::new(p.col, p.row)).collect();
-        let (upper, _) = crate::pattern::pattern_of(n, &upper)?;
-        let kind = match amd.raw() {
-            SymbolicCholeskyRaw::Simplicial(_) => SupernodalThreshold::FORCE_SIMPLICIAL,
-            SymbolicCholeskyRaw::Supernodal(_) => SupernodalThreshold::FORCE_SUPERNODAL,
+        let (upper, upper_entries) = crate::pattern::pattern_of(n, &upper)?;
+        let simplicial = matches!(amd.raw(), SymbolicCholeskyRaw::Simplicial(_));
+        let kind = if simplicial {
+            SupernodalThreshold::FORCE_SIMPLICIAL
+        } else {
+            SupernodalThreshold::FORCE_SUPERNODAL
         };
         let symbolic = factorize_symbolic_cholesky(
             upper.as_ref(),
@@ -123,11 +127,17 @@ impl LinearSolver {
         } else {
             Par::Seq
         };
+        let (pattern, entry_of, side) = if simplicial {
+            (upper, upper_entries, Side::Upper)
+        } else {
+            (lower, lower_entries, Side::Lower)
+        };
         Ok(Self {
             symbolic: Arc::new(symbolic),
             permuted: Arc::new(Permuted {
                 forward,
-                pattern: permuted_pattern,
+                pattern,
+                side,
                 entry_of,
                 col_ptr: cp.to_vec(),
                 row_idx: ri.to_vec(),
@@ -170,7 +180,7 @@ impl LinearSolver {
             .factorize_numeric_llt(
                 &mut values,
                 pa,
-                Side::Lower,
+                pm.side,
                 Default::default(),
                 self.par,
                 MemStack::new(&mut buf),
