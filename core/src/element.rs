@@ -30,6 +30,17 @@ pub struct Ctx {
     pub t: f64,
 }
 
+impl Ctx {
+    /// The scalars of the evaluation state `s`.
+    pub fn of(s: &EvalState) -> Self {
+        Self {
+            h: s.h,
+            dt: s.dt,
+            t: s.t,
+        }
+    }
+}
+
 /// One element over a stencil of `N` DOFs reading `P` parameter channels.
 pub trait Element<const N: usize, const P: usize>: Send + Sync {
     /// Whether the energy depends on the previous state (history coupling).
@@ -145,19 +156,11 @@ impl<E: Element<N, P>, const N: usize, const P: usize> Elements<E, N, P> {
             std::array::from_fn(|i| s.p[pi[i]]),
         )
     }
-    fn ctx(s: &EvalState) -> Ctx {
-        Ctx {
-            h: s.h,
-            dt: s.dt,
-            t: s.t,
-        }
-    }
-
     /// Energy of element `i`, in J.
     pub fn element_value(&self, i: usize, s: &EvalState) -> f64 {
         let e = &self.items[i];
         let (x, xp, p) = Self::local(e, s);
-        e.energy(&x, &xp, &p, &Self::ctx(s))
+        e.energy(&x, &xp, &p, &Ctx::of(s))
     }
 }
 
@@ -182,7 +185,7 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
     }
 
     fn value(&self, s: &EvalState) -> f64 {
-        let c = Self::ctx(s);
+        let c = Ctx::of(s);
         deterministic_sum(&self.items, |e| {
             let (x, xp, p) = Self::local(e, s);
             e.energy(&x, &xp, &p, &c)
@@ -190,7 +193,7 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
     }
 
     fn gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {
-        let c = Self::ctx(s);
+        let c = Ctx::of(s);
         for_each_block(out, N, &self.items, |o, e| {
             let (x, xp, p) = Self::local(e, s);
             let xp = xp.map(DualSVec64::<N>::from);
@@ -204,7 +207,7 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
     }
 
     fn hessian_blocks(&self, s: &EvalState, out: &mut [f64]) {
-        let c = Self::ctx(s);
+        let c = Ctx::of(s);
         for_each_block(out, N * N, &self.items, |o, e| {
             let (x, xp, p) = Self::local(e, s);
             let xp = xp.map(Dual2SVec64::<N>::from);
@@ -226,7 +229,7 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
             out.fill(0.0);
             return;
         }
-        let c = Self::ctx(s);
+        let c = Ctx::of(s);
         for_each_block(out, N * N, &self.items, |o, e| {
             let (x, xp, p) = Self::local(e, s);
             let p = p.map(HyperDualSVec64::<N, N>::from);
@@ -249,7 +252,7 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
         if P == 0 {
             return;
         }
-        let c = Self::ctx(s);
+        let c = Ctx::of(s);
         for_each_block(out, N * P, &self.items, |o, e| {
             let (x, xp, p) = Self::local(e, s);
             let xp = xp.map(HyperDualSVec64::<N, P>::from);
@@ -272,7 +275,7 @@ impl<E: Element<N, P>, const N: usize, const P: usize> ElementSet for Elements<E
         if P == 0 {
             return;
         }
-        let c = Self::ctx(s);
+        let c = Ctx::of(s);
         for_each_block(out, P, &self.items, |o, e| {
             let (x, xp, p) = Self::local(e, s);
             let x = x.map(DualSVec64::<P>::from);

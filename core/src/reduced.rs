@@ -139,11 +139,7 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         out[..P].copy_from_slice(&self.items[i].params());
     }
     fn value(&self, s: &EvalState) -> f64 {
-        let c = Ctx {
-            h: s.h,
-            dt: s.dt,
-            t: s.t,
-        };
+        let c = Ctx::of(s);
         deterministic_sum(&self.items, |e| {
             let r = e.reduce(s.q);
             let rp = if E::HISTORY { e.reduce(s.q_prev) } else { r };
@@ -153,11 +149,7 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         })
     }
     fn gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {
-        let c = Ctx {
-            h: s.h,
-            dt: s.dt,
-            t: s.t,
-        };
+        let c = Ctx::of(s);
         crate::element::for_each_block(out, N, &self.items, |o, e| {
             let (b, r, rp, p) = Self::local(e, s);
             let rp = rp.map(DualSVec64::<R>::from);
@@ -170,11 +162,7 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         });
     }
     fn hessian_blocks(&self, s: &EvalState, out: &mut [f64]) {
-        let c = Ctx {
-            h: s.h,
-            dt: s.dt,
-            t: s.t,
-        };
+        let c = Ctx::of(s);
         crate::element::for_each_block(out, N * N, &self.items, |o, e| {
             let (b, r, rp, p) = Self::local(e, s);
             let rp = rp.map(Dual2SVec64::<R>::from);
@@ -192,11 +180,7 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
             out.fill(0.0);
             return;
         }
-        let c = Ctx {
-            h: s.h,
-            dt: s.dt,
-            t: s.t,
-        };
+        let c = Ctx::of(s);
         crate::element::for_each_block(out, N * N, &self.items, |o, e| {
             let (b, r, rp, p) = Self::local(e, s);
             let p = p.map(HyperDualSVec64::<R, R>::from);
@@ -215,11 +199,7 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         if P == 0 {
             return;
         }
-        let c = Ctx {
-            h: s.h,
-            dt: s.dt,
-            t: s.t,
-        };
+        let c = Ctx::of(s);
         crate::element::for_each_block(out, N * P, &self.items, |o, e| {
             let (b, r, rp, p) = Self::local(e, s);
             let rp = rp.map(HyperDualSVec64::<R, P>::from);
@@ -238,11 +218,7 @@ impl<E: ReducedElement<N, R, P>, const N: usize, const R: usize, const P: usize>
         if P == 0 {
             return;
         }
-        let c = Ctx {
-            h: s.h,
-            dt: s.dt,
-            t: s.t,
-        };
+        let c = Ctx::of(s);
         crate::element::for_each_block(out, P, &self.items, |o, e| {
             let (_, r, rp, p) = Self::local(e, s);
             let r = r.map(DualSVec64::<P>::from);

@@ -41,6 +41,19 @@ fn block(n: [i64; 3], h: f64, material: Material) -> (TetMesh, Model) {
     (mesh, b.build().unwrap())
 }
 
+/// The state at positions `q` (m) with no motion since the previous step
+/// (h = 10 ms) and material parameters `p` = [E (Pa), ν].
+fn still<'a>(q: &'a [f64], p: &'a [f64]) -> EvalState<'a> {
+    EvalState {
+        q,
+        q_prev: q,
+        p,
+        h: 0.01,
+        dt: 0.01,
+        t: 0.0,
+    }
+}
+
 #[test]
 fn derivatives_match_fallback_and_finite_differences() {
     let channels = Material::Channels {
@@ -70,14 +83,7 @@ fn derivatives_match_fallback_and_finite_differences() {
                 }
             };
             let p = [E, NU];
-            let s = EvalState {
-                q: &q,
-                q_prev: &q,
-                p: &p,
-                h: 0.01,
-                dt: 0.01,
-                t: 0.0,
-            };
+            let s = still(&q, &p);
             let tol = Tolerances {
                 exact: 1e-8,
                 fd: 1e-5,
@@ -93,14 +99,7 @@ fn derivatives_match_fallback_and_finite_differences() {
 fn energy_and_forces(m: &Model, q: &[f64]) -> (f64, Vec<f64>) {
     let mut asm = Assembler::new(m).unwrap();
     let p = [E, NU];
-    let s = EvalState {
-        q,
-        q_prev: q,
-        p: &p,
-        h: 0.01,
-        dt: 0.01,
-        t: 0.0,
-    };
+    let s = still(q, &p);
     let mut g = vec![0.0; q.len()];
     asm.add_gradient(m, &s, 1.0, &mut g);
     (asm.energy(m, &s), g)
@@ -375,14 +374,7 @@ fn assembled_hessian_sums_the_element_blocks() {
             .map(|(i, &x)| if i % 3 == 2 { 0.4 * x } else { x } + rng.range(-1e-3, 1e-3))
             .collect();
     let p = [E, NU];
-    let s = EvalState {
-        q: &q,
-        q_prev: &q,
-        p: &p,
-        h: 0.01,
-        dt: 0.01,
-        t: 0.0,
-    };
+    let s = still(&q, &p);
     let mut asm = Assembler::new(&m).unwrap();
     let n = asm.n_free();
     let diag: Vec<f64> = (0..n).map(|i| 1.0 + i as f64).collect();
