@@ -240,6 +240,20 @@ impl TetMesh {
             .collect()
     }
 
+    /// Tetrahedra whose centroid satisfies `pred` (e.g. "the top layer"),
+    /// as indices into `tets`.
+    pub fn tets_where(&self, pred: impl Fn(&[f64; 3]) -> bool) -> Vec<usize> {
+        (0..self.tets.len())
+            .filter(|&t| {
+                let c = self.tets[t].iter().fold([0.0; 3], |c, &n| {
+                    let p = self.nodes[n];
+                    [c[0] + p[0] / 4.0, c[1] + p[1] / 4.0, c[2] + p[2] / 4.0]
+                });
+                pred(&c)
+            })
+            .collect()
+    }
+
     /// Lumped nodal masses (kg) for density `rho` (kg/m³): a quarter of each
     /// tetrahedron's mass to each of its nodes.
     pub fn lumped_masses(&self, rho: f64) -> Vec<f64> {
@@ -315,6 +329,13 @@ mod tests {
         assert!((area - 22e-4).abs() < 1e-15, "{area}");
         let masses = m.lumped_masses(1000.0);
         assert!((masses.iter().sum::<f64>() - 5e-3).abs() < 1e-15);
+        // The upright bar's two upper voxels (z > 1 cm): 12 of the 30 tets,
+        // all with their centroid above 1 cm.
+        let upper = m.tets_where(|c| c[2] > 0.01);
+        assert_eq!(upper.len(), 12);
+        for t in upper {
+            assert!(m.tets[t].iter().all(|&n| m.nodes[n][2] >= 0.01 - 1e-15));
+        }
     }
 
     #[test]
