@@ -4,7 +4,7 @@
 //! - `puppy`   — the Puppy walking straight with bilateral symmetry;
 //! - `turn`    — the Puppy turning along a quarter circle, symmetry off,
 //!   warm-started from the straight gait (run `puppy` first);
-//! - `incline` — the Puppy on a 12.5° incline: the flat-ground gait (run
+//! - `incline` — the Puppy on a 20° incline: the flat-ground gait (run
 //!   `puppy` first) is replayed there (it slides down), then re-optimized
 //!   (30 iterations unless `--iters` says otherwise).
 //!
@@ -117,10 +117,10 @@ fn main() -> anyhow::Result<()> {
         }
         "incline" => {
             let flat = load_z(&a.out, "puppy_walk")?;
-            let mut replay = GaitSetup::puppy_incline(12.5)?;
+            let mut replay = GaitSetup::puppy_incline(20.0)?;
             replay.name = "puppy_incline_flat_gait".into();
             run(&replay, &flat, 0, &a.out)?;
-            let s = GaitSetup::puppy_incline(12.5)?;
+            let s = GaitSetup::puppy_incline(20.0)?;
             run(&s, &flat, a.iters.unwrap_or(30), &a.out)?;
         }
         other => anyhow::bail!("unknown example `{other}` (tripod, puppy, turn, incline)"),

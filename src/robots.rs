@@ -1,7 +1,8 @@
 //! The cable paper's robots (Bern et al. 2019, §IV) as voxel foam bodies:
 //! coarse linear-tetrahedron meshes like the paper's, a foam-like
-//! neo-Hookean material, the motor assembly as point masses on the top nodes,
-//! and cable routes as polylines of points inside the body.
+//! neo-Hookean material, the motor assembly as point masses on the top nodes
+//! and as a stiff top layer (its rigid clip-on platform, [`Platform`]), and
+//! cable routes as polylines of points inside the body.
 //!
 //! Our reading of the paper's geometry (it gives lengths and masses, not
 //! drawings): the body's long axis is `x`, up is `z`, 1 cm voxels.
@@ -14,6 +15,14 @@
 //!   legs. 90 g body, 140 g motor assembly. Every leg carries the middle-leg
 //!   cable layout of the Tripod (front and back), eight cables in all.
 //!
+//! The motor assembly sits on "a rigid 3D-printed clip-on platform" (§IV).
+//! The paper's own simulation only adds its mass to the top nodes; we also
+//! give the top voxel layer under it a stiff second material
+//! ([`PLATFORM_E`]). It matters: on the soft foam alone the body twists so
+//! easily that all four Puppy feet stay loaded whatever the cables do; with
+//! the platform a co-contracted leg lifts off the ground, as the paper's
+//! Puppy raises its hind leg, and the Puppy can trot and turn.
+//!
 //! Material: E = 50 kPa, ν = 0.3 — the order of magnitude of the
 //! FlexFoam-iT! III polyurethane foam the robots are cast from (soft
 //! open-cell foams have moduli of tens of kPa and small Poisson's ratios); the
@@ -23,12 +32,49 @@
 use pliant_cable::{Cable, CableControl, CableVertex, bind_points_in_tets};
 use pliant_core::{BindInfo, Energy, Model, ModelBuilder, ParamChannel, ParamKind, Result};
 use pliant_environment::{Friction, Gravity, Ground, NormalLaw};
-use pliant_fem::{Material, TetMesh};
+use pliant_fem::{Material, NeoHookeanTets, TetMesh};
 
 /// Young's modulus of the foam, Pa.
 pub const FOAM_E: f64 = 5e4;
 /// Poisson's ratio of the foam.
 pub const FOAM_NU: f64 = 0.3;
+
+/// Young's modulus of the motor platform's layer, Pa (200 × the foam).
+///
+/// The real platform is printed plastic (E of a few GPa, a few mm thick);
+/// smeared over a 1 cm voxel layer it only has to be much stiffer than the
+/// foam. Measured on the Puppy's straight gait (10 Levenberg–Marquardt
+/// iterations from the trot seed): 8.82 body lengths/min at 100 × the foam,
+/// 9.10 at 200 ×, 8.53 at 1000 ×. Stiffer is worse conditioned: at 1000 ×
+/// the Tripod dropped with the default Newton settings stalls at a 6e-9 N
+/// residual against its 1.2e-10 N tolerance, and at 4000 × Puppy rollouts
+/// with [`NewtonSettings::fast`](pliant_core::NewtonSettings::fast) no
+/// longer reach 1 µN.
+pub const PLATFORM_E: f64 = 1e7;
+
+/// The motor assembly's rigid platform, smeared over the body's top voxel
+/// layer under the motors: those tetrahedra carry a second compressible
+/// neo-Hookean energy (eq. 1) with Young's modulus `youngs_modulus` (Pa) and
+/// the foam's Poisson's ratio, added to the foam's own, so
+/// `Ψ = Ψ_foam(F) + Ψ_platform(F)` there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Platform {
+    /// Indices into the mesh's `tets`.
+    pub tets: Vec<usize>,
+    /// Young's modulus, Pa.
+    pub youngs_modulus: f64,
+}
+
+impl Platform {
+    /// The top voxel layer of `mesh` (top at `top` m) between `x0` and `x1`
+    /// (m) along the body, at [`PLATFORM_E`].
+    fn top_layer(mesh: &TetMesh, top: f64, x0: f64, x1: f64) -> Self {
+        Platform {
+            tets: mesh.tets_where(|c| c[2] > top - H && c[0] > x0 && c[0] < x1),
+            youngs_modulus: PLATFORM_E,
+        }
+    }
+}
 
 /// A cable route: a polyline of points inside the body (m), from its anchor
 /// near a foot to where it leaves the body towards the motor.
@@ -57,6 +103,9 @@ pub struct Robot {
     pub motor_mass: f64,
     /// Top nodes carrying the motor assembly.
     pub motor_nodes: Vec<usize>,
+    /// The motor assembly's platform (`None`: mass only, as in the paper's
+    /// simulation).
+    pub platform: Option<Platform>,
     /// Cable routes.
     pub cables: Vec<CableRoute>,
     /// Length along x, m.
@@ -101,6 +150,7 @@ impl Robot {
         let motor_nodes = mesh.nodes_where(|p| {
             p[2] > 5.0 * H - 1e-9 && p[0] > 4.0 * H - 1e-9 && p[0] < 10.0 * H + 1e-9
         });
+        let platform = Platform::top_layer(&mesh, 5.0 * H, 4.0 * H, 10.0 * H);
         Ok(Robot {
             name: "tripod",
             cables: leg_cables("middle_leg", 6.0 * H, 8.0 * H, 2.0 * H, 1.0 * H),
@@ -108,6 +158,7 @@ impl Robot {
             body_mass: 0.024,
             motor_mass: 0.044,
             motor_nodes,
+            platform: Some(platform),
             length: 14.0 * H,
         })
     }
@@ -125,6 +176,7 @@ impl Robot {
         let motor_nodes = mesh.nodes_where(|p| {
             p[2] > 5.0 * H - 1e-9 && p[0] > 2.0 * H - 1e-9 && p[0] < 11.0 * H + 1e-9
         });
+        let platform = Platform::top_layer(&mesh, 5.0 * H, 2.0 * H, 11.0 * H);
         let mut cables = Vec::new();
         for (name, x0, y) in [
             ("rear_right", 0.0, 1.0),
@@ -140,6 +192,7 @@ impl Robot {
             body_mass: 0.090,
             motor_mass: 0.140,
             motor_nodes,
+            platform: Some(platform),
             cables,
             length: 13.0 * H,
         })
@@ -163,8 +216,8 @@ impl Robot {
         self.body_mass / self.mesh.volume()
     }
 
-    /// Adds the body (nodes lifted by `lift` m), its material and the motor
-    /// masses to `b`; returns the model index of mesh node 0.
+    /// Adds the body (nodes lifted by `lift` m), its material, the motor
+    /// platform and the motor masses to `b`; returns the model index of mesh node 0.
     pub fn add_to(&self, b: &mut ModelBuilder, lift: f64) -> Result<usize> {
         let mut mesh = self.mesh.clone();
         mesh.nodes.iter_mut().for_each(|p| p[2] += lift);
@@ -178,6 +231,20 @@ impl Robot {
                 },
             )
             .map_err(mesh_err)?;
+        if let Some(platform) = &self.platform {
+            let tets = platform
+                .tets
+                .iter()
+                .map(|&t| self.mesh.tets[t].map(|n| n + first))
+                .collect();
+            b.add_energy(Box::new(NeoHookeanTets::new(
+                tets,
+                Material::Constant {
+                    youngs_modulus: platform.youngs_modulus,
+                    poisson_ratio: FOAM_NU,
+                },
+            )));
+        }
         let per_node = self.motor_mass / self.motor_nodes.len() as f64;
         for &n in &self.motor_nodes {
             b.add_point_mass(first + n, per_node)?;
