@@ -8,8 +8,8 @@
 
 use pliant::core::{Integrator, NewtonSettings, Simulator};
 use pliant::environment::Friction;
-use pliant::fem::vtk::{VtkSeries, energy_density};
-use pliant::robots::{FOAM_E, FOAM_NU, Robot};
+use pliant::fem::vtk::VtkSeries;
+use pliant::robots::Robot;
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {
@@ -48,7 +48,7 @@ fn main() -> anyhow::Result<()> {
     let frame = |sim: &Simulator, series: &mut VtkSeries| -> anyhow::Result<()> {
         let pts: Vec<[f64; 3]> = sim.q().chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
         let vel: Vec<[f64; 3]> = sim.v().chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
-        let psi = energy_density(&robot.mesh, &pts, FOAM_E, FOAM_NU);
+        let psi = robot.energy_density(&pts);
         series.write_frame(sim.time(), &pts, &robot.mesh.tets, &vel, &psi)?;
         Ok(())
     };

@@ -208,6 +208,20 @@ fn default_heading_weight() -> f64 {
     2.0
 }
 
+impl Weights {
+    /// The default weights for `target`: a turn ([`Target::Arc`]) weights
+    /// heading ten times more, since turning is mostly about heading (from
+    /// the straight Puppy gait, 10 Levenberg–Marquardt iterations turn the
+    /// Puppy 17.8° at this weight and 7.6° at the straight-walking one).
+    pub fn for_target(target: &Target) -> Self {
+        let mut w = Self::default();
+        if let Target::Arc { .. } = target {
+            w.heading *= 10.0;
+        }
+        w
+    }
+}
+
 /// A complete gait problem: robot, environment, gait layout, target.
 #[derive(Debug, Clone)]
 pub struct GaitSetup {
@@ -360,18 +374,16 @@ impl GaitSetup {
         })
     }
     /// The Puppy turning right along a quarter circle of 4 cm radius (63 mm of
-    /// path) (symmetry off), with ten times the default heading weight: a
-    /// turn is mostly about heading. (From the straight gait, 10
-    /// Levenberg–Marquardt iterations turn the Puppy 17.8° at this weight
-    /// and 7.6° at the default one.)
+    /// path) (symmetry off), with the turn's weights
+    /// ([`Weights::for_target`]).
     pub fn puppy_turn() -> pliant_core::Result<Self> {
         let mut s = Self::puppy_walk(false)?;
         s.name = "puppy_turn".into();
-        s.weights.heading = 10.0 * default_heading_weight();
         s.target = Target::Arc {
             radius: 0.04,
             angle: std::f64::consts::FRAC_PI_2,
         };
+        s.weights = Weights::for_target(&s.target);
         Ok(s)
     }
     /// The Puppy walking up an incline of `degrees` (gravity rotated about y,
@@ -426,9 +438,8 @@ impl GaitSetup {
     }
     /// A trotting starting gait (the paper does not state its initial
     /// guess). Motors come in (front, back) pairs per leg, as
-    /// [`Robot`]'s constructors build them. Over a cycle, with `s = i/n` the
-    /// keyframe's phase and `hi` the upper bound (8 mm without bounds), every
-    /// leg
+    /// [`Robot`]'s constructors build them. Over a cycle (phase `s` from 0
+    /// to 1), with `hi` the upper bound (8 mm without bounds), every leg
     /// 1. pushes: its front cable contracts to `hi` over the first quarter,
     ///    bending the leg forward, so a planted foot moves the body ahead;
     /// 2. lifts: its back cable contracts over the second quarter; the two
@@ -441,13 +452,17 @@ impl GaitSetup {
     /// apart (the Puppy's rear right and front left legs lead), so the gait
     /// is also a valid symmetric one.
     ///
+    /// Keyframes sample these trapezoids at `s = i/n` (four keyframes: front
+    /// `0, hi, hi, 0`, back `0, 0, hi, hi`). With fewer than four keyframes
+    /// per cycle the trot cannot be represented (two give co-contraction
+    /// only).
+    ///
     /// The seed decides which local optimum the optimizer reaches. Rolled
-    /// out unchanged, this trot walks the Puppy 5.40 body lengths per
-    /// minute; 10 Levenberg–Marquardt iterations from it reach 8.53, against
-    /// 5.92 from the previous seed (sinusoids whose feet trace loops, with
-    /// all feet on the ground) and 0.89 from the one before (front and back
-    /// cables in antiphase). A constant start has no cycle to improve on and
-    /// leads Gauss–Newton into a static lean.
+    /// out unchanged, this trot walks the Puppy 5.23 body lengths per
+    /// minute; 10 Levenberg–Marquardt iterations from it reach 9.10, against
+    /// 6.19 from the previous seed (sinusoids whose feet trace loops, with
+    /// all feet on the ground). A constant start has no cycle to improve on
+    /// and leads Gauss–Newton into a static lean.
     pub fn default_z0(&self) -> pliant_optim::Result<Vec<f64>> {
         let n = self.gait.keyframes;
         let hi = self.gait.bounds.map_or(0.008, |(_, hi)| hi);
@@ -456,14 +471,16 @@ impl GaitSetup {
             let (leg, back) = (m / 2, m % 2 == 1);
             // Legs 0 and 3 (rear right, front left) lead; 1 and 2 follow.
             let lag = if (leg + leg / 2) % 2 == 1 { 0.5 } else { 0.0 };
+            // The front cable's trapezoid: up over the first quarter, held,
+            // down over the third; the back cable's a quarter later.
+            let front = |s: f64| hi * (4.0 * s).min(3.0 - 4.0 * s).clamp(0.0, 1.0);
             for i in 0..n {
                 let s = (i as f64 / n as f64 + lag).fract();
-                let on = if back {
-                    s >= 0.5
+                keys.push(if back {
+                    front((s - 0.25).rem_euclid(1.0))
                 } else {
-                    (0.25..0.75).contains(&s)
-                };
-                keys.push(if on { hi } else { 0.0 });
+                    front(s)
+                });
             }
         }
         self.gait.z_from_keys(&keys)
@@ -732,9 +749,9 @@ pub struct OptimizeSpec {
     /// Keyframes per cycle (paper: 4).
     #[serde(default = "default_keys")]
     pub keyframes: usize,
-    /// Objective weights.
+    /// Objective weights (default [`Weights::for_target`] of the target).
     #[serde(default)]
-    pub weights: Weights,
+    pub weights: Option<Weights>,
     /// `"levenberg_marquardt"` (default), `"gauss_newton"` or `"lbfgs"`.
     #[serde(default = "default_method")]
     pub method: String,
@@ -790,7 +807,7 @@ impl OptimizeSpec {
         s.gait.cycle_steps = self.cycle_steps;
         s.gait.cycles = self.cycles;
         s.gait.keyframes = self.keyframes;
-        s.weights = self.weights;
+        s.weights = self.weights.unwrap_or(Weights::for_target(&s.target));
         if let Some(n) = &self.name {
             s.name = n.clone();
         }
@@ -829,7 +846,7 @@ impl OptimizeSpec {
 }
 
 /// The built-in demo's gait: the Tripod on a short horizon (6 preparatory
-/// steps, two cycles of 24) from the walking-like start, 6
+/// steps, two cycles of 24) from the trot seed, 6
 /// Levenberg–Marquardt iterations.
 pub fn demo_spec() -> OptimizeSpec {
     OptimizeSpec {
@@ -842,7 +859,7 @@ pub fn demo_spec() -> OptimizeSpec {
         cycle_steps: 24,
         cycles: 2,
         keyframes: 4,
-        weights: Weights::default(),
+        weights: None,
         method: default_method(),
         iterations: 6,
         z0: None,

@@ -6,7 +6,7 @@
 
 use crate::gait::{GaitContext, GaitSetup, GaitSummary};
 use anyhow::Context;
-use pliant_fem::vtk::{VtkSeries, energy_density};
+use pliant_fem::vtk::VtkSeries;
 use pliant_optim::{IterationRecord, Trajectory};
 use plotters::prelude::*;
 use std::path::Path;
@@ -130,7 +130,7 @@ pub fn write_gait(
         let vel: Vec<[f64; 3]> = (0..mesh.nodes.len())
             .map(|n| [tr.v[k][3 * n], tr.v[k][3 * n + 1], tr.v[k][3 * n + 2]])
             .collect();
-        let psi = energy_density(mesh, &pts, crate::robots::FOAM_E, crate::robots::FOAM_NU);
+        let psi = setup.robot.energy_density(&pts);
         series.write_frame(tr.t[k], &pts, &mesh.tets, &vel, &psi)?;
     }
     written.push(dir.join(format!("{}.pvd", setup.name)));

@@ -79,3 +79,20 @@ fn heading_targets_follow_the_target_path() {
     };
     assert!(bad.validate().is_err());
 }
+
+#[test]
+fn a_turn_weights_heading_unless_the_spec_sets_weights() {
+    use pliant::gait::{GaitSetup, Weights};
+    let turn = r#"{ "robot": "puppy", "target": { "type": "arc", "radius": 0.04, "angle": 1.5707963267948966 } }"#;
+    let spec: OptimizeSpec = serde_json::from_str(turn).unwrap();
+    let setup = spec.setup().unwrap();
+    assert_eq!(setup.weights, GaitSetup::puppy_turn().unwrap().weights);
+    assert_eq!(setup.weights.heading, 10.0 * Weights::default().heading);
+    let straight: OptimizeSpec = serde_json::from_str(r#"{ "robot": "puppy" }"#).unwrap();
+    assert_eq!(straight.setup().unwrap().weights, Weights::default());
+    // Weights written in the spec are taken as they are.
+    let mut v: serde_json::Value = serde_json::from_str(turn).unwrap();
+    v["weights"] = serde_json::to_value(Weights::default()).unwrap();
+    let spec: OptimizeSpec = serde_json::from_value(v).unwrap();
+    assert_eq!(spec.setup().unwrap().weights, Weights::default());
+}
