@@ -99,13 +99,17 @@ fn hessian_reuse_reaches_the_same_state_with_fewer_factorizations() {
     assert!(dq < 1e-9, "states differ by {dq} m");
 }
 
-/// Lowest point of the Puppy's rear left foot (m above the ground) after it
-/// stood still and then held both rear-left cables contracted by 15 mm.
-fn rear_left_foot_after_co_contraction(robot: &Robot) -> f64 {
+/// Lowest point of each Puppy foot (m above the ground; rear right, rear
+/// left, front right, front left) after it stood still and then held both
+/// rear-left cables contracted by 15 mm.
+fn feet_after_rear_left_co_contraction(robot: &Robot) -> [f64; 4] {
     let (model, _) = robot
         .actuated(0.001, [0.0, 0.0, -9.81], table_friction())
         .unwrap();
-    let names = model.layout.param_names().to_vec();
+    let pulled: Vec<usize> = (0..model.layout.param_names().len())
+        .filter(|&i| model.layout.param_names()[i].starts_with("rear_left_"))
+        .collect();
+    assert_eq!(pulled.len(), 2, "the rear left leg's front and back motors");
     let mut p = model.params_at(0.0);
     let mut sim = Simulator::new(model, Integrator::Bdf1, 0.033, NewtonSettings::fast()).unwrap();
     for _ in 0..20 {
@@ -113,36 +117,41 @@ fn rear_left_foot_after_co_contraction(robot: &Robot) -> f64 {
     }
     // Ramp to 15 mm over 10 steps, hold for 20 (1 s in all).
     for k in 1..=30 {
-        for (i, n) in names.iter().enumerate() {
-            if n.starts_with("rear_left_") {
-                p[i] = 0.015 * (k as f64 / 10.0).min(1.0);
-            }
+        for &i in &pulled {
+            p[i] = 0.015 * (k as f64 / 10.0).min(1.0);
         }
         sim.step_with(&p, false).unwrap();
     }
-    robot
-        .mesh
-        .nodes_where(|x| x[2] < 1e-9 && x[0] < 0.02 + 1e-9 && x[1] > 0.06 - 1e-9)
-        .iter()
-        .map(|&n| sim.model().node_position(sim.q(), n)[2])
-        .fold(f64::INFINITY, f64::min)
+    [(0.0, 0.0), (0.0, 0.06), (0.11, 0.0), (0.11, 0.06)].map(|(x0, y0)| {
+        let foot = robot.mesh.nodes_where(|x| {
+            x[2] < 1e-9
+                && (x0 - 1e-9..=x0 + 0.02 + 1e-9).contains(&x[0])
+                && (y0 - 1e-9..=y0 + 0.02 + 1e-9).contains(&x[1])
+        });
+        assert_eq!(foot.len(), 9, "a 2 × 2 cm foot has 3 × 3 nodes");
+        foot.iter()
+            .map(|&n| sim.model().node_position(sim.q(), n)[2])
+            .fold(f64::INFINITY, f64::min)
+    })
 }
 
 #[test]
 fn the_motor_platform_lets_a_co_contracted_leg_lift_off() {
     // With the rigid platform the body cannot twist, so shortening one leg
-    // lifts its foot and the Puppy rocks onto the opposite diagonal (the
+    // lifts its foot and the Puppy rocks onto the other diagonal (the
     // paper's Puppy "raises its hind leg"); on the soft foam alone the body
     // twists and the foot stays on the ground.
     let with = Robot::puppy().unwrap();
     assert!(with.platform.is_some());
     let mut without = with.clone();
     without.platform = None;
-    let (lifted, planted) = (
-        rear_left_foot_after_co_contraction(&with),
-        rear_left_foot_after_co_contraction(&without),
+    let [rr, rl, fr, fl] = feet_after_rear_left_co_contraction(&with);
+    let [_, planted, ..] = feet_after_rear_left_co_contraction(&without);
+    eprintln!(
+        "feet with the platform: rear right {rr:.2e} m, rear left {rl:.2e} m, front right {fr:.2e} m, front left {fl:.2e} m; rear left without: {planted:.2e} m"
     );
-    eprintln!("rear left foot: {lifted:.2e} m with the platform, {planted:.2e} m without");
-    assert!(lifted > 2e-3, "foot only {lifted} m above the ground");
+    assert!(rl > 2e-3, "rear left foot only {rl} m above the ground");
+    // It stands on the rear-right/front-left diagonal.
+    assert!(rr < 0.0 && fl < 0.0, "diagonal feet {rr} m, {fl} m");
     assert!(planted < 2e-4, "foot {planted} m above the ground");
 }
