@@ -65,15 +65,16 @@ pub struct Platform {
     pub youngs_modulus: f64,
 }
 
-impl Platform {
-    /// The top voxel layer of `mesh` (top at `top` m) between `x0` and `x1`
-    /// (m) along the body, at [`PLATFORM_E`].
-    fn top_layer(mesh: &TetMesh, top: f64, x0: f64, x1: f64) -> Self {
-        Platform {
-            tets: mesh.tets_where(|c| c[2] > top - H && c[0] > x0 && c[0] < x1),
-            youngs_modulus: PLATFORM_E,
-        }
-    }
+/// The motor assembly seated on the body's top face (at `top` m) between
+/// `x0` and `x1` (m) along the body: the top nodes carrying its mass, and
+/// its platform over the top voxel layer beneath, at [`PLATFORM_E`].
+fn motor_assembly(mesh: &TetMesh, top: f64, x0: f64, x1: f64) -> (Vec<usize>, Platform) {
+    let nodes = mesh.nodes_where(|p| p[2] > top - 1e-9 && p[0] > x0 - 1e-9 && p[0] < x1 + 1e-9);
+    let platform = Platform {
+        tets: mesh.tets_where(|c| c[2] > top - H && c[0] > x0 && c[0] < x1),
+        youngs_modulus: PLATFORM_E,
+    };
+    (nodes, platform)
 }
 
 /// A cable route: a polyline of points inside the body (m), from its anchor
@@ -147,10 +148,7 @@ impl Robot {
             ([12, 0, 0], [14, 4, 3]), // front leg
         ];
         let mesh = TetMesh::from_voxel_boxes(&boxes, H, [0.0; 3]).map_err(mesh_err)?;
-        let motor_nodes = mesh.nodes_where(|p| {
-            p[2] > 5.0 * H - 1e-9 && p[0] > 4.0 * H - 1e-9 && p[0] < 10.0 * H + 1e-9
-        });
-        let platform = Platform::top_layer(&mesh, 5.0 * H, 4.0 * H, 10.0 * H);
+        let (motor_nodes, platform) = motor_assembly(&mesh, 5.0 * H, 4.0 * H, 10.0 * H);
         Ok(Robot {
             name: "tripod",
             cables: leg_cables("middle_leg", 6.0 * H, 8.0 * H, 2.0 * H, 1.0 * H),
@@ -173,10 +171,7 @@ impl Robot {
             ([11, 6, 0], [13, 8, 3]), // front left
         ];
         let mesh = TetMesh::from_voxel_boxes(&boxes, H, [0.0; 3]).map_err(mesh_err)?;
-        let motor_nodes = mesh.nodes_where(|p| {
-            p[2] > 5.0 * H - 1e-9 && p[0] > 2.0 * H - 1e-9 && p[0] < 11.0 * H + 1e-9
-        });
-        let platform = Platform::top_layer(&mesh, 5.0 * H, 2.0 * H, 11.0 * H);
+        let (motor_nodes, platform) = motor_assembly(&mesh, 5.0 * H, 2.0 * H, 11.0 * H);
         let mut cables = Vec::new();
         for (name, x0, y) in [
             ("rear_right", 0.0, 1.0),

@@ -97,7 +97,6 @@ impl LinearSolver {
                 pairs.push(Pair::new(a.max(b), a.min(b)));
             }
         }
-        let (lower, lower_entries) = crate::pattern::pattern_of(n, &pairs)?;
         // With the identity ordering faer reads the pattern as an upper
         // triangle whatever `side` says: analyse the transpose's pattern.
         // faer's choice between its simplicial and supernodal
@@ -130,6 +129,7 @@ impl LinearSolver {
         let (pattern, entry_of, side) = if simplicial {
             (upper, upper_entries, Side::Upper)
         } else {
+            let (lower, lower_entries) = crate::pattern::pattern_of(n, &pairs)?;
             (lower, lower_entries, Side::Lower)
         };
         Ok(Self {
