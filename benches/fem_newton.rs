@@ -38,7 +38,7 @@ fn block(label: &str, n: [i64; 3], reps: usize) {
     let mut asm = Assembler::new(&model).unwrap();
     let solver = LinearSolver::new(asm.symbolic()).unwrap();
     let q: Vec<f64> = model
-        .q0
+        .q0()
         .iter()
         .enumerate()
         .map(|(i, x)| x + 1e-4 * ((i * 7919) % 13) as f64 / 13.0)
@@ -46,13 +46,13 @@ fn block(label: &str, n: [i64; 3], reps: usize) {
     let h = 0.01;
     let s = EvalState {
         q: &q,
-        q_prev: &model.q0,
+        q_prev: model.q0(),
         p: &[],
         h,
         dt: h,
         t: 0.0,
     };
-    let diag: Vec<f64> = asm.free_dofs().iter().map(|&i| model.mass[i]).collect();
+    let diag: Vec<f64> = asm.free_dofs().iter().map(|&i| model.mass()[i]).collect();
     let hm = {
         let m = asm.hessian(&model, &s, h * h, &diag, false).unwrap();
         SparseColMat::new(m.symbolic().to_owned().unwrap(), m.val().to_vec())

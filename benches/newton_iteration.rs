@@ -11,32 +11,26 @@ use faer::Side;
 use faer::sparse::SparseColMat;
 use faer::sparse::linalg::solvers::{Llt, SymbolicLlt};
 use pliant::core::assembly::Assembler;
-use pliant::core::element::ElementSet;
+use pliant::core::element::FallbackOnly;
 use pliant::core::linsolve::LinearSolver;
 use pliant::core::{
-    BindInfo, Energy, EvalState, Integrator, ModelBuilder, NewtonSettings, Simulator,
+    BindInfo, Energy, EnergySpec, EvalState, Integrator, ModelBuilder, NewtonSettings, Simulator,
 };
-use pliant::environment::{Gravity, Ground, NormalLaw};
+use pliant::environment::{Gravity, Ground, NormalLaw, Springs};
 use pliant::lattice::SpringLattice;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-/// The spring energy with every derivative from the dual-number fallback.
+/// The lattice's springs with every derivative from the dual-number fallback.
 #[derive(Debug, Serialize, Deserialize)]
-struct FallbackOnly {
-    #[serde(skip)]
-    inner: Option<Box<dyn Energy>>,
-}
+struct FallbackSprings(Springs);
 
-#[typetag::serde(name = "bench_fallback_only")]
-impl Energy for FallbackOnly {
-    fn bind(&mut self, _info: &BindInfo) -> pliant::core::Result<()> {
-        Ok(())
-    }
-    fn elements(&self) -> &dyn ElementSet {
-        self.inner.as_ref().expect("inner energy").elements()
+impl EnergySpec for FallbackSprings {
+    fn bind(&self, info: &BindInfo) -> pliant::core::Result<Box<dyn Energy>> {
+        Ok(Box::new(FallbackOnly(self.0.bind(info)?)))
     }
 }
+pliant::core::register_energy!(FallbackSprings = "bench_fallback_springs", "bench", "{}");
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -68,9 +62,16 @@ fn lattice_model(n: usize, fallback: bool) -> pliant::core::Model {
         origin: [0.0, 0.0, 1e-3],
     };
     let mut b = ModelBuilder::new(3).unwrap();
-    lat.add_to(&mut b).unwrap();
-    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -9.81])));
-    b.add_energy(Box::new(Ground::new(
+    for p in lat.positions() {
+        b.add_node(&p, lat.node_mass).unwrap();
+    }
+    if fallback {
+        b.add(FallbackSprings(lat.springs(0)));
+    } else {
+        b.add(lat.springs(0));
+    }
+    b.add(Gravity::new(&[0.0, 0.0, -9.81]));
+    b.add(Ground::new(
         &[0.0, 0.0, 0.0],
         &[0.0, 0.0, 1.0],
         NormalLaw::Quadratic {
@@ -78,18 +79,8 @@ fn lattice_model(n: usize, fallback: bool) -> pliant::core::Model {
             smoothing: 1e-4,
         },
         None,
-    )));
-    let mut m = b.build().unwrap();
-    if fallback {
-        let springs = m.energies.remove(0);
-        m.energies.insert(
-            0,
-            Box::new(FallbackOnly {
-                inner: Some(springs),
-            }),
-        );
-    }
-    m
+    ));
+    b.build().unwrap()
 }
 
 fn bench_size(label: &str, n: usize, reps: usize, steps: usize) {
@@ -100,7 +91,7 @@ fn bench_size(label: &str, n: usize, reps: usize, steps: usize) {
     let solver = LinearSolver::new(asm.symbolic()).unwrap();
     // A deformed state: every node displaced a little.
     let q: Vec<f64> = model
-        .q0
+        .q0()
         .iter()
         .enumerate()
         .map(|(i, x)| x + 1e-4 * ((i * 7919) % 13) as f64 / 13.0)
@@ -108,13 +99,13 @@ fn bench_size(label: &str, n: usize, reps: usize, steps: usize) {
     let p: Vec<f64> = vec![];
     let s = EvalState {
         q: &q,
-        q_prev: &model.q0,
+        q_prev: model.q0(),
         p: &p,
         h,
         dt: h,
         t: 0.0,
     };
-    let diag: Vec<f64> = asm.free_dofs().iter().map(|&i| model.mass[i]).collect();
+    let diag: Vec<f64> = asm.free_dofs().iter().map(|&i| model.mass()[i]).collect();
     let mut g = vec![0.0; ndof];
 
     // faer alone: symbolic analysis of the same matrix, then bare numeric LLᵀ.

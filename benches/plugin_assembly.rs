@@ -5,8 +5,10 @@
 //! `cargo bench --bench plugin_assembly`
 
 use pliant::core::assembly::Assembler;
-use pliant::core::{Energy, EvalState, Model, ModelBuilder, ParamChannel, ParamKind, plugin};
-use pliant_example_dea::{DeaSpring, DeaSprings};
+use pliant::core::{
+    ElementList, EnergySpec, EvalState, Model, ModelBuilder, ParamChannel, plugin, registry,
+};
+use pliant_example_dea::DeaSpring;
 use std::time::Instant;
 
 fn strips(n: usize) -> Vec<DeaSpring> {
@@ -35,7 +37,7 @@ fn strips(n: usize) -> Vec<DeaSpring> {
     v
 }
 
-fn model(n: usize, energy: Box<dyn Energy>) -> Model {
+fn model(n: usize, energy: Box<dyn EnergySpec>) -> Model {
     let mut b = ModelBuilder::new(3).unwrap();
     for k in 0..n {
         for j in 0..n {
@@ -45,14 +47,8 @@ fn model(n: usize, energy: Box<dyn Energy>) -> Model {
             }
         }
     }
-    b.add_param(ParamChannel {
-        name: "V".into(),
-        kind: ParamKind::Control,
-        value: 0.0,
-        keyframes: vec![],
-    })
-    .unwrap();
-    b.add_energy(energy);
+    b.add_param(ParamChannel::control("V", 0.0)).unwrap();
+    b.add_boxed(energy);
     b.build().unwrap()
 }
 
@@ -76,15 +72,15 @@ fn main() {
     plugin::load(&lib).expect("the example plugin is built with the benches (dev-dependency)");
     let n = 30;
     let s = strips(n);
-    let json = serde_json::json!({ "type": "dea_spring", "elements": s }).to_string();
-    let runtime = model(n, plugin::construct("dea_spring", &json).unwrap().unwrap());
-    let host = model(n, Box::new(DeaSprings::new(s.clone())));
+    let json = serde_json::json!({ "type": "dea_spring", "elements": s });
+    let runtime = model(n, registry::spec_from_json(&json, "bench", "").unwrap());
+    let host = model(n, Box::new(ElementList::new(s.clone())));
     let (mut ar, mut ah) = (
         Assembler::new(&runtime).unwrap(),
         Assembler::new(&host).unwrap(),
     );
     let q: Vec<f64> = host
-        .q0
+        .q0()
         .iter()
         .enumerate()
         .map(|(i, x)| x + 1e-4 * ((i * 7919) % 13) as f64 / 13.0)

@@ -138,9 +138,9 @@ fn scaling() {
         let nodes: Vec<usize> = (0..=n)
             .map(|k| b.add_node(&[1e-3 * k as f64, 0.0, 1.5e-3], 0.0).unwrap())
             .collect();
-        b.add_energy(Box::new(Rod::chain(&nodes, 1e-3, 200e6, 0.5, 1200.0)));
-        b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -9.81])));
-        b.add_energy(Box::new(Ground::new(
+        b.add(Rod::chain(&nodes, 1e-3, 200e6, 0.5, 1200.0));
+        b.add(Gravity::new(&[0.0, 0.0, -9.81]));
+        b.add(Ground::new(
             &[0.0; 3],
             &[0.0, 0.0, 1.0],
             NormalLaw::LogExp {
@@ -152,7 +152,7 @@ fn scaling() {
                 mu_axis: None,
                 slip_velocity: 1e-3,
             }),
-        )));
+        ));
         let mut sim = Simulator::new(
             b.build().unwrap(),
             Integrator::ImplicitEuler,

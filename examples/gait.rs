@@ -18,7 +18,7 @@
 
 use anyhow::Context;
 use pliant::gait::GaitSetup;
-use pliant::gait_run::optimize_gait;
+use pliant::gait::optimize_gait;
 use pliant::optim::Method;
 use std::path::{Path, PathBuf};
 

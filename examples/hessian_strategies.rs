@@ -34,16 +34,20 @@ fn column(strategy: HessianStrategy) -> Simulator {
                 .unwrap();
         }
     }
-    // An imperfection so the column picks a buckling direction.
-    let mid = lat.node(1, 1, 8);
-    let mut m = b.build().unwrap();
-    m.q0[3 * mid] += 1e-4;
+    let m = b.build().unwrap();
     let settings = NewtonSettings {
         hessian: strategy,
         max_iterations: 200,
         ..Default::default()
     };
-    Simulator::new(m, Integrator::Static, 1.0, settings).unwrap()
+    // An imperfection so the column picks a buckling direction (the springs'
+    // rest lengths stay those of the straight column).
+    let mid = lat.node(1, 1, 8);
+    let (mut q, v) = (m.q0().to_vec(), m.v0().to_vec());
+    q[3 * mid] += 1e-4;
+    let mut sim = Simulator::new(m, Integrator::Static, 1.0, settings).unwrap();
+    sim.set_state(&q, &v, 0.0, 0).unwrap();
+    sim
 }
 
 fn swing(strategy: HessianStrategy) -> Simulator {
@@ -60,8 +64,8 @@ fn swing(strategy: HessianStrategy) -> Simulator {
             rest_length: None,
         })
         .collect();
-    b.add_energy(Box::new(Springs::new(springs)));
-    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -9.81])));
+    b.add(Springs::new(springs));
+    b.add(Gravity::new(&[0.0, 0.0, -9.81]));
     let settings = NewtonSettings {
         hessian: strategy,
         max_iterations: 200,
@@ -77,14 +81,15 @@ fn swing(strategy: HessianStrategy) -> Simulator {
 }
 
 fn demo(strategy: HessianStrategy) -> (Simulator, usize) {
-    let d = pliant::demo::lattice_drop().unwrap();
+    let d = pliant::lattice::lattice_drop().unwrap();
+    let r = &d.settings;
     let settings = NewtonSettings {
         hessian: strategy,
-        ..d.newton
+        ..r.newton
     };
     (
-        Simulator::new(d.model, d.integrator, d.dt, settings).unwrap(),
-        d.steps,
+        Simulator::new(d.model, r.integrator, r.dt, settings).unwrap(),
+        r.steps,
     )
 }
 

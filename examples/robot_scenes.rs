@@ -6,6 +6,8 @@
 //!
 //! `cargo run --example robot_scenes [-- out-dir]`
 
+use pliant::robots::RobotKind;
+
 fn main() -> anyhow::Result<()> {
     pliant::init();
     let dir = std::path::PathBuf::from(
@@ -14,9 +16,9 @@ fn main() -> anyhow::Result<()> {
             .unwrap_or_else(|| "examples/scenes".into()),
     );
     std::fs::create_dir_all(&dir)?;
-    for name in ["tripod", "puppy"] {
-        let text = pliant::robots::drop_scene_text(name)?;
-        let path = dir.join(format!("{name}_drop.json"));
+    for kind in [RobotKind::Tripod, RobotKind::Puppy] {
+        let text = pliant::robots::drop_scene_text(kind)?;
+        let path = dir.join(format!("{}_drop.json", kind.name()));
         std::fs::write(&path, text)?;
         println!("wrote {}", path.display());
     }

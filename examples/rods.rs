@@ -21,7 +21,7 @@
 
 use anyhow::Context;
 use pliant::core::Simulator;
-use pliant::rod::{Rod, RodVtkSeries};
+use pliant::rod::{RodEnergy, RodVtkSeries};
 use pliant::rod_scenes::{
     DroppedRod, Earthworm, Gripper, PNEUNET_CURVATURES, PNEUNET_PAPER_FORCE, PneuNet, RADIUS,
     RodScene, SceneInfo, Snake, lowest_z, node_positions, turning_angle_xz,
@@ -92,7 +92,7 @@ fn run(
     let every = (info.steps / frames.max(1)).max(1);
     let write = |sim: &Simulator, series: &mut Option<RodVtkSeries>| -> anyhow::Result<()> {
         if let Some(s) = series {
-            let rod: &Rod = sim.model().energies_of::<Rod>()[0];
+            let rod: &RodEnergy = sim.model().energies_of::<RodEnergy>()[0];
             let p = sim.model().params_at(sim.time());
             s.write_rod(sim.time(), rod, sim.q(), &p)?;
         }
@@ -218,7 +218,7 @@ fn earthworm(dir: &Path) -> anyhow::Result<()> {
             let p = positions(sim, info);
             xs.push((sim.time(), p[Earthworm::FRONT][0]));
         })?;
-        let com0 = r.sim.model().center_of_mass(&r.sim.model().q0)[0];
+        let com0 = r.sim.model().center_of_mass(r.sim.model().q0())[0];
         let com1 = r.sim.model().center_of_mass(r.sim.q())[0];
         let adv = xs.last().unwrap().1 - xs[0].1;
         let cycles = spec.duration / spec.period;

@@ -1,11 +1,42 @@
 //! The `pliant` command line.
 
 use anyhow::{Context, Result, bail};
-use clap::{Parser, Subcommand};
-use pliant::runner::run;
+use clap::{Parser, Subcommand, ValueEnum};
+use pliant::gait::{MethodName, OptimizeSpec};
+use pliant::simulate::run;
 use pliant_core::scene::Scene;
 use pliant_core::{Simulator, plugin, registry};
 use std::path::PathBuf;
+
+/// The built-in demos.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Demo {
+    /// A short gait optimization of the cable-driven Tripod.
+    Gait,
+    /// A soft lattice block thrown onto frictional ground.
+    Lattice,
+}
+
+/// The solvers `--method` may name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Method {
+    /// Levenberg–Marquardt (the default).
+    LevenbergMarquardt,
+    /// Gauss–Newton with Armijo backtracking.
+    GaussNewton,
+    /// L-BFGS with Moré–Thuente line search.
+    Lbfgs,
+}
+
+impl From<Method> for MethodName {
+    fn from(m: Method) -> Self {
+        match m {
+            Method::LevenbergMarquardt => MethodName::LevenbergMarquardt,
+            Method::GaussNewton => MethodName::GaussNewton,
+            Method::Lbfgs => MethodName::Lbfgs,
+        }
+    }
+}
 
 #[derive(Parser)]
 #[command(name = "pliant", version, about = "Differentiable soft-robot physics")]
@@ -40,9 +71,9 @@ enum Command {
     /// optimization of the cable-driven Tripod; `lattice`: a soft lattice
     /// block thrown onto a frictional ground.
     Demo {
-        /// `gait` (default) or `lattice`.
-        #[arg(default_value = "gait")]
-        which: String,
+        /// Which demo.
+        #[arg(value_enum, default_value_t = Demo::Gait)]
+        which: Demo,
         /// Output directory.
         #[arg(long, default_value = "out/demo")]
         out: PathBuf,
@@ -59,17 +90,13 @@ enum Command {
         /// Override the spec's iteration budget.
         #[arg(long)]
         iterations: Option<u64>,
-        /// Override the spec's solver (levenberg_marquardt, gauss_newton, lbfgs).
-        #[arg(long)]
-        method: Option<String>,
+        /// Override the spec's solver.
+        #[arg(long, value_enum)]
+        method: Option<Method>,
     },
 }
 
-fn optimize_and_report(
-    spec: &pliant::gait::OptimizeSpec,
-    out: &std::path::Path,
-    resume: bool,
-) -> Result<()> {
+fn optimize_and_report(spec: &OptimizeSpec, out: &std::path::Path, resume: bool) -> Result<()> {
     let setup = spec.setup()?;
     let z0 = spec.z0(&setup)?;
     println!(
@@ -85,10 +112,10 @@ fn optimize_and_report(
         spec.iterations
     );
     let progress: pliant::optim::ProgressFn = Box::new(|h| println!("  {h}"));
-    let run = pliant::gait_run::optimize_gait(
+    let run = pliant::gait::optimize_gait(
         &setup,
         &z0,
-        spec.method()?,
+        spec.method(),
         spec.iterations,
         out,
         resume,
@@ -114,11 +141,11 @@ fn optimize_and_report(
 
 fn finish(
     sim: &Simulator,
-    res: pliant::runner::RunResult,
+    res: pliant::simulate::RunResult,
     out: &std::path::Path,
     started: std::time::Instant,
 ) -> Result<()> {
-    pliant::output::write(out, &res.trajectory)
+    pliant::simulate::write(out, &res.trajectory)
         .with_context(|| format!("writing output to {}", out.display()))?;
     let last = res.trajectory.frames.last().expect("initial frame");
     let com: Vec<String> = last.com.iter().map(|c| format!("{c:.4}")).collect();
@@ -172,7 +199,7 @@ fn run_cli() -> Result<()> {
         Command::Energies { plugins } => {
             load_plugins(&plugins)?;
             println!("built-in energies:");
-            for e in registry::energies() {
+            for e in registry::builtin() {
                 println!("  {:<18} {}  [{}]", e.name, e.summary, e.provider);
                 println!("  {:<18} e.g. {}", "", e.example);
             }
@@ -192,14 +219,18 @@ fn run_cli() -> Result<()> {
         } => {
             load_plugins(&plugins)?;
             let sc = Scene::from_file(&scene)?;
-            let (mut sim, scene_steps) = sc
+            let mut prepared = sc
                 .into_simulator()
                 .with_context(|| format!("building the model of {}", scene.display()))?;
+            let sim = &mut prepared.simulator;
             let t = std::time::Instant::now();
-            let res = run(&mut sim, steps.unwrap_or(scene_steps), true);
-            finish(&sim, res, &out, t)?;
+            let res = run(sim, steps.unwrap_or(prepared.settings.steps), true);
+            finish(sim, res, &out, t)?;
         }
-        Command::Demo { which, out } if which == "gait" => {
+        Command::Demo {
+            which: Demo::Gait,
+            out,
+        } => {
             println!(
                 "demo: optimizing a short walking gait for the cable-driven Tripod (cable paper §IV)"
             );
@@ -213,31 +244,28 @@ fn run_cli() -> Result<()> {
         } => {
             let text = std::fs::read_to_string(&spec)
                 .with_context(|| format!("reading {}", spec.display()))?;
-            let de = &mut serde_json::Deserializer::from_str(&text);
-            let mut s: pliant::gait::OptimizeSpec =
-                serde_path_to_error::deserialize(de).map_err(|e| {
-                    anyhow::anyhow!("{}: at `{}`: {}", spec.display(), e.path(), e.inner())
-                })?;
+            let mut s = OptimizeSpec::from_json(&text, &spec.display().to_string())?;
             if let Some(n) = iterations {
                 s.iterations = n;
             }
             if let Some(m) = method {
-                s.method = m;
+                s.method = m.into();
             }
             optimize_and_report(&s, &out, true)?;
         }
-        Command::Demo { which, out } => {
-            if which != "lattice" {
-                bail!("unknown demo `{which}` (gait or lattice)");
-            }
-            let d = pliant::demo::lattice_drop()?;
+        Command::Demo {
+            which: Demo::Lattice,
+            out,
+        } => {
+            let d = pliant::lattice::lattice_drop()?;
             println!(
                 "demo: a 6 x 6 x 4 spring-lattice block (60 g, {} DOFs) thrown at 0.3 m/s onto ground with friction (mu = 0.5)",
                 d.model.n_dofs()
             );
-            let mut sim = Simulator::new(d.model, d.integrator, d.dt, d.newton)?;
+            let r = &d.settings;
+            let mut sim = Simulator::new(d.model, r.integrator, r.dt, r.newton)?;
             let t = std::time::Instant::now();
-            let res = run(&mut sim, d.steps, true);
+            let res = run(&mut sim, r.steps, true);
             finish(&sim, res, &out, t)?;
         }
     }

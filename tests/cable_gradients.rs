@@ -5,9 +5,7 @@
 //! exercises every coupling), and against each other.
 
 use pliant::cable::{Cable, CableControl, bind_points_in_tets};
-use pliant::core::{
-    BindInfo, Energy, Integrator, ModelBuilder, NewtonSettings, ParamChannel, ParamKind, Simulator,
-};
+use pliant::core::{Integrator, ModelBuilder, NewtonSettings, ParamChannel, Simulator};
 use pliant::environment::{Friction, Gravity, Ground, NormalLaw};
 use pliant::fem::{Material, TetMesh};
 use pliant::gait::SlackRegularizer;
@@ -38,13 +36,7 @@ fn inchworm() -> (Shooting, f64) {
         },
     )
     .unwrap();
-    b.add_param(ParamChannel {
-        name: "u".into(),
-        kind: ParamKind::Control,
-        value: 0.0,
-        keyframes: vec![],
-    })
-    .unwrap();
+    b.add_param(ParamChannel::control("u", 0.0)).unwrap();
     let route: Vec<[f64; 3]> = [0.5, 1.5, 2.5, 3.5]
         .iter()
         .map(|x| [x * H, 0.5 * H, 1.2 * H + 0.0005])
@@ -59,8 +51,8 @@ fn inchworm() -> (Shooting, f64) {
             2000.0,
         )
     };
-    b.add_energy(Box::new(cable()));
-    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -9.81])));
+    b.add(cable());
+    b.add(Gravity::new(&[0.0, 0.0, -9.81]));
     let mut ground = Ground::new(
         &[0.0; 3],
         &[0.0, 0.0, 1.0],
@@ -75,16 +67,9 @@ fn inchworm() -> (Shooting, f64) {
         }),
     );
     ground.nodes = Some(mesh.boundary_nodes());
-    b.add_energy(Box::new(ground));
+    b.add(ground);
     let model = b.build().unwrap();
-    let mut regularized = cable();
-    regularized
-        .bind(&BindInfo {
-            layout: &model.layout,
-            q0: &model.q0,
-            mass: &model.mass,
-        })
-        .unwrap();
+    let regularized = cable().bind_to(&model.bind_info()).unwrap();
     let newton = NewtonSettings {
         abs_tol: 1e-12,
         rel_tol: 1e-13,
@@ -107,7 +92,7 @@ fn inchworm() -> (Shooting, f64) {
     let sim = Simulator::new(model, Integrator::Bdf1, h, newton).unwrap();
     let map = gait.control_map(sim.model()).unwrap();
     let model = sim.model();
-    let c0 = CentreOfMass::new(model, &[0, 1]).unwrap().of(&model.q0);
+    let c0 = CentreOfMass::new(model, &[0, 1]).unwrap().of(model.q0());
     let targets = ComPath::straight(&c0, &[0.01, 0.0], gait.steps(), h);
     let objectives: Vec<Box<dyn Objective>> = vec![
         Box::new(ComPath::new(model, &[0, 1], targets, 1e4).unwrap()),

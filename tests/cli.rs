@@ -197,7 +197,7 @@ fn optimize_reports_bad_specs_with_their_location() {
     let out = pliant().arg("optimize").arg(&spec).output().unwrap();
     assert!(!out.status.success());
     let e = String::from_utf8_lossy(&out.stderr);
-    assert!(e.contains("keyframe count"), "{e}");
+    assert!(e.contains("`gait.keyframes` is 0"), "{e}");
     std::fs::write(&spec, r#"{"robot": "tripod", "speed": 3}"#).unwrap();
     let out = pliant().arg("optimize").arg(&spec).output().unwrap();
     let e = String::from_utf8_lossy(&out.stderr);

@@ -9,7 +9,15 @@ use pliant::lattice::SpringLattice;
 
 const G: f64 = 9.81;
 
-fn block(normal: [f64; 3], contact: NormalLaw, friction: Option<Friction>, v0: f64) -> Model {
+/// The lattice block resting on (`lift` = 0) or above the plane through the
+/// origin with normal `normal`, moving at `v0` along it.
+fn block(
+    normal: [f64; 3],
+    contact: NormalLaw,
+    friction: Option<Friction>,
+    v0: f64,
+    lift: f64,
+) -> Model {
     let lattice = SpringLattice {
         n: [4, 4, 3],
         spacing: 0.02,
@@ -17,8 +25,6 @@ fn block(normal: [f64; 3], contact: NormalLaw, friction: Option<Friction>, v0: f
         node_mass: 1e-3,
         origin: [0.0, 0.0, 0.0],
     };
-    let mut b = ModelBuilder::new(3).unwrap();
-    lattice.add_to(&mut b).unwrap();
     // Rest the block's bottom on the plane through the origin: rotate the
     // lattice so its bottom face is perpendicular to `normal`, 1 mm above it.
     let nz = normal;
@@ -27,26 +33,19 @@ fn block(normal: [f64; 3], contact: NormalLaw, friction: Option<Friction>, v0: f
     // Tilt about the y axis only (normal in the x–z plane).
     let (c, s) = (n[2], n[0]);
     let mut bb = ModelBuilder::new(3).unwrap();
-    let tmp = b.build().unwrap();
-    for i in 0..lattice.n_nodes() {
-        let p = tmp.node_position(&tmp.q0, i);
+    for (i, p) in lattice.positions().iter().enumerate() {
         let (x, z) = (p[0], p[2] + 1e-3);
-        bb.add_node(&[c * x + s * z, p[1], -s * x + c * z], tmp.mass[3 * i])
-            .unwrap();
+        bb.add_node(
+            &[c * x + s * z, p[1], -s * x + c * z + lift],
+            lattice.node_mass,
+        )
+        .unwrap();
         bb.set_velocity(3 * i, v0 * c).unwrap();
         bb.set_velocity(3 * i + 2, -v0 * s).unwrap();
     }
-    let mut moved = tmp;
-    for e in moved.energies.drain(..) {
-        bb.add_energy(e);
-    }
-    bb.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -G])));
-    bb.add_energy(Box::new(Ground::new(
-        &[0.0, 0.0, 0.0],
-        &n,
-        contact,
-        friction,
-    )));
+    bb.add(lattice.springs(0));
+    bb.add(Gravity::new(&[0.0, 0.0, -G]));
+    bb.add(Ground::new(&[0.0, 0.0, 0.0], &n, contact, friction));
     bb.build().unwrap()
 }
 
@@ -60,7 +59,7 @@ fn run(model: Model, integrator: Integrator, h: f64, steps: usize) -> Simulator 
 
 fn signed_distances(sim: &Simulator, n: [f64; 3]) -> Vec<f64> {
     let l = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
-    (0..sim.model().layout.n_nodes())
+    (0..sim.model().layout().n_nodes())
         .map(|i| {
             let p = sim.model().node_position(sim.q(), i);
             (p[0] * n[0] + p[1] * n[1] + p[2] * n[2]) / l
@@ -99,11 +98,8 @@ fn dropped_block_comes_to_rest_on_the_ground() {
                 mu_axis: None,
             },
         ] {
-            let mut model = block([0.0, 0.0, 1.0], law, Some(fr), 0.2);
-            // Drop from 3 cm.
-            for i in 0..model.layout.n_nodes() {
-                model.q0[3 * i + 2] += 0.03;
-            }
+            // Dropped from 3 cm.
+            let model = block([0.0, 0.0, 1.0], law, Some(fr), 0.2, 0.03);
             let sim = run(model, Integrator::ImplicitEuler, 0.004, 400);
             let d = signed_distances(&sim, [0.0, 0.0, 1.0]);
             let min = d.iter().cloned().fold(f64::INFINITY, f64::min);
@@ -129,6 +125,7 @@ fn incline_slide(deg: f64, friction: Friction, h: f64, from: usize, to: usize) -
             smoothing: 1e-4,
         },
         Some(friction),
+        0.0,
         0.0,
     );
     let mut sim = run(model, Integrator::ImplicitEuler, h, from);
@@ -208,7 +205,7 @@ fn anisotropic_friction_resists_more_along_the_body_axis() {
             b.set_velocity(3 * i, vx).unwrap();
             b.set_velocity(3 * i + 1, vy).unwrap();
         }
-        b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -G])));
+        b.add(Gravity::new(&[0.0, 0.0, -G]));
         let mut g = Ground::new(
             &[0.0, 0.0, 0.0],
             &[0.0, 0.0, 1.0],
@@ -227,9 +224,9 @@ fn anisotropic_friction_resists_more_along_the_body_axis() {
             [lattice.node(0, 0, 0), lattice.node(2, 0, 0)];
             lattice.n_nodes()
         ]);
-        b.add_energy(Box::new(g));
+        b.add(g);
         let m = b.build().unwrap();
-        let c0 = m.center_of_mass(&m.q0);
+        let c0 = m.center_of_mass(m.q0());
         let sim = run(m, Integrator::ImplicitEuler, 0.004, 150);
         let c1 = sim.model().center_of_mass(sim.q());
         ((c1[0] - c0[0]).powi(2) + (c1[1] - c0[1]).powi(2)).sqrt()

@@ -9,8 +9,9 @@ fn rollout(threads: usize) -> Vec<f64> {
         .build()
         .unwrap();
     pool.install(|| {
-        let d = pliant::demo::lattice_drop().unwrap();
-        let mut sim = Simulator::new(d.model, d.integrator, d.dt, d.newton).unwrap();
+        let d = pliant::lattice::lattice_drop().unwrap();
+        let r = &d.settings;
+        let mut sim = Simulator::new(d.model, r.integrator, r.dt, r.newton).unwrap();
         let mut all = Vec::new();
         for _ in 0..60 {
             sim.step().unwrap();
@@ -44,7 +45,7 @@ fn fem_rollout(threads: usize) -> Vec<f64> {
         let mesh =
             TetMesh::from_voxel_boxes(&[([0, 0, 0], [20, 10, 5])], 0.005, [0.0, 0.0, 0.0005])
                 .unwrap();
-        assert!(mesh.tets.len() > 2 * pliant::core::element::PAR_MIN_LEN);
+        assert!(mesh.tets.len() > 2 * pliant::core::parallel::PAR_MIN_LEN);
         let mut b = ModelBuilder::new(3).unwrap();
         mesh.add_to(
             &mut b,
@@ -55,8 +56,8 @@ fn fem_rollout(threads: usize) -> Vec<f64> {
             },
         )
         .unwrap();
-        b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -9.81])));
-        b.add_energy(Box::new(Ground::new(
+        b.add(Gravity::new(&[0.0, 0.0, -9.81]));
+        b.add(Ground::new(
             &[0.0; 3],
             &[0.0, 0.0, 1.0],
             NormalLaw::Quadratic {
@@ -68,7 +69,7 @@ fn fem_rollout(threads: usize) -> Vec<f64> {
                 mu_axis: None,
                 slip_velocity: 1e-3,
             }),
-        )));
+        ));
         let mut sim = Simulator::new(
             b.build().unwrap(),
             Integrator::Bdf1,

@@ -10,12 +10,11 @@ fn shipped_specs_parse_and_build_their_gaits() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
-        let spec: OptimizeSpec =
-            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let spec = OptimizeSpec::from_json(&text, &path.display().to_string())
+            .unwrap_or_else(|e| panic!("{e}"));
         let setup = spec.setup().unwrap();
         assert_eq!(setup.steps(), 24 + 2 * 72, "{}", path.display());
         assert_eq!(spec.z0(&setup).unwrap().len(), setup.gait.nz());
-        spec.method().unwrap();
         n += 1;
     }
     assert!(n >= 2);
@@ -23,8 +22,25 @@ fn shipped_specs_parse_and_build_their_gaits() {
 
 #[test]
 fn bad_specs_are_errors() {
-    let parse = |s: &str| serde_json::from_str::<OptimizeSpec>(s);
+    let parse = |s: &str| OptimizeSpec::from_json(s, "test");
     assert!(parse(r#"{"robot": "puppy", "iterations": -1}"#).is_err());
+    // Choices are enums: an unknown robot or method names the field.
+    for (bad, field) in [
+        (r#"{"robot": "kitten"}"#, "robot"),
+        (r#"{"robot": "puppy", "method": "newton"}"#, "method"),
+    ] {
+        match parse(bad) {
+            Err(pliant::scenarios::ScenarioError::Spec {
+                field: f, message, ..
+            }) => {
+                assert_eq!(f, field, "{message}");
+                assert!(message.contains("unknown variant"), "{message}");
+            }
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+    // Text after the document is refused.
+    assert!(parse(r#"{"robot": "puppy"} garbage"#).is_err());
     let s = parse(r#"{"robot": "tripod", "symmetric": true}"#).unwrap();
     assert!(
         s.setup()
@@ -32,16 +48,10 @@ fn bad_specs_are_errors() {
             .to_string()
             .contains("no mirrored motors")
     );
-    let s = parse(r#"{"robot": "puppy", "method": "newton"}"#).unwrap();
-    assert!(s.method().unwrap_err().to_string().contains("newton"));
     let s = parse(r#"{"robot": "puppy", "z0": [0.0]}"#).unwrap();
     let setup = s.setup().unwrap();
-    assert!(
-        s.z0(&setup)
-            .unwrap_err()
-            .to_string()
-            .contains("z0 has 1 values")
-    );
+    let e = s.z0(&setup).unwrap_err().to_string();
+    assert!(e.contains("spec z0 values") && e.contains("1 given"), "{e}");
 }
 
 #[test]

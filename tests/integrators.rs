@@ -10,7 +10,7 @@ fn free_fall(integrator: Integrator, h: f64, t_end: f64) -> f64 {
     let mut b = ModelBuilder::new(3).unwrap();
     b.add_node(&[0.0, 0.0, 1.0], 0.2).unwrap();
     b.set_velocity(0, 0.5).unwrap();
-    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -G])));
+    b.add(Gravity::new(&[0.0, 0.0, -G]));
     let mut sim =
         Simulator::new(b.build().unwrap(), integrator, h, NewtonSettings::default()).unwrap();
     let n = (t_end / h).round() as usize;
@@ -59,11 +59,11 @@ fn oscillator(integrator: Integrator, h: f64, steps: usize) -> (f64, f64) {
     b.add_node(&[0.0, 0.0, 0.0], 1.0).unwrap();
     b.add_node(&[1.0 + a, 0.0, 0.0], m).unwrap();
     b.fix_node(0).unwrap();
-    b.add_energy(Box::new(Springs::new(vec![Spring {
+    b.add(Springs::new(vec![Spring {
         nodes: [0, 1],
         stiffness: k,
         rest_length: Some(1.0),
-    }])));
+    }]));
     let mut sim =
         Simulator::new(b.build().unwrap(), integrator, h, NewtonSettings::default()).unwrap();
     let e0 = sim.potential_energy(&[]) + sim.kinetic_energy();
@@ -118,12 +118,12 @@ fn midpoint_energy_bounded_for_nonlinear_swing() {
     b.add_node(&[0.0, 0.0, 0.0], 1.0).unwrap();
     b.add_node(&[0.3, 0.0, -0.4], 0.05).unwrap();
     b.fix_node(0).unwrap();
-    b.add_energy(Box::new(Springs::new(vec![Spring {
+    b.add(Springs::new(vec![Spring {
         nodes: [0, 1],
         stiffness: 50.0,
         rest_length: Some(0.45),
-    }])));
-    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -G])));
+    }]));
+    b.add(Gravity::new(&[0.0, 0.0, -G]));
     let mut sim = Simulator::new(
         b.build().unwrap(),
         Integrator::ImplicitMidpoint,
@@ -159,8 +159,8 @@ fn hanging_chain_static_matches_closed_form() {
             rest_length: None,
         })
         .collect();
-    b.add_energy(Box::new(Springs::new(springs)));
-    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -G])));
+    b.add(Springs::new(springs));
+    b.add(Gravity::new(&[0.0, 0.0, -G]));
     let mut sim = Simulator::new(
         b.build().unwrap(),
         Integrator::Static,

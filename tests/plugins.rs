@@ -7,11 +7,12 @@ use pliant::core::derivcheck::{Tolerances, check};
 use pliant::core::plugin::{self, PluginError};
 use pliant::core::scene::Scene;
 use pliant::core::{
-    Energy, EvalState, Integrator, ModelBuilder, NewtonSettings, ParamChannel, ParamKind, Simulator,
+    ElementList, Energy, EnergySpec, EvalState, Integrator, ModelBuilder, NewtonSettings,
+    ParamChannel, Simulator,
 };
 use pliant::environment::{Gravity, Spring, Springs};
 use pliant::optim::rollout_with_sensitivity;
-use pliant_example_dea::{DeaSpring, DeaSprings};
+use pliant_example_dea::DeaSpring;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -88,10 +89,11 @@ fn strip() -> DeaSpring {
 fn plugin_energy_hangs_a_mass_where_hand_computation_says() {
     ensure_loaded();
     for volts in [0.0, 2000.0, 3000.0] {
-        let (mut sim, _) = Scene::from_json(&hanging_scene(volts, "static"), "hanging")
+        let mut sim = Scene::from_json(&hanging_scene(volts, "static"), "hanging")
             .unwrap()
             .into_simulator()
-            .unwrap();
+            .unwrap()
+            .simulator;
         sim.step().unwrap();
         // k = Y A / L0 = 200 N/m; L(V) = L0 (1 + ε0 εr V²/(2 Y t²)); l = L(V) + m g / k.
         let eps0 = 8.854_187_812_8e-12;
@@ -108,8 +110,10 @@ fn plugin_derivatives_pass_the_check_across_the_boundary() {
     ensure_loaded();
     let sc = Scene::from_json(&hanging_scene(2500.0, "bdf1"), "hanging").unwrap();
     let m = sc.build_model().unwrap();
-    let e: &dyn Energy = m.energies[1].as_ref();
-    assert_eq!(e.typetag_name(), "pliant_runtime_energy");
+    let e: &dyn Energy = m.energies()[1].as_ref();
+    assert_eq!(m.energy_name(1), "dea_spring");
+    // Built by the plugin library (runtime energies hide their type).
+    assert!(e.as_any().is_none());
     let q = [0.0, 0.0, 0.0, 0.003, -0.001, -0.052];
     let s = EvalState {
         q: &q,
@@ -131,11 +135,11 @@ fn plugin_derivatives_pass_the_check_across_the_boundary() {
 fn voltage_sensitivity_of_a_rollout_matches_finite_differences() {
     ensure_loaded();
     let build = || {
-        let (sim, _) = Scene::from_json(&hanging_scene(0.0, "implicit_euler"), "hanging")
+        Scene::from_json(&hanging_scene(0.0, "implicit_euler"), "hanging")
             .unwrap()
             .into_simulator()
-            .unwrap();
-        sim
+            .unwrap()
+            .simulator
     };
     let (v, steps) = (2000.0, 40);
     let r = rollout_with_sensitivity(&mut build(), &[v], &[0], steps).unwrap();
@@ -153,20 +157,15 @@ fn voltage_sensitivity_of_a_rollout_matches_finite_differences() {
     assert!((r.dx_dp[0][5] - fd).abs() < 1e-6 * fd.abs());
 }
 
-fn model_with(energy: Box<dyn Energy>) -> Simulator {
+fn model_with(energy: Box<dyn EnergySpec>) -> Simulator {
     let mut b = ModelBuilder::new(3).unwrap();
     b.add_node(&[0.0, 0.0, 0.0], 0.001).unwrap();
     b.add_node(&[0.01, 0.0, -L0], M).unwrap();
     b.fix_node(0).unwrap();
-    b.add_param(ParamChannel {
-        name: "V".into(),
-        kind: ParamKind::Control,
-        value: 0.0,
-        keyframes: vec![(0.0, 0.0), (0.1, 3000.0)],
-    })
-    .unwrap();
-    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -G])));
-    b.add_energy(energy);
+    b.add_param(ParamChannel::control("V", 0.0).with_keyframes(vec![(0.0, 0.0), (0.1, 3000.0)]))
+        .unwrap();
+    b.add(Gravity::new(&[0.0, 0.0, -G]));
+    b.add_boxed(energy);
     Simulator::new(
         b.build().unwrap(),
         Integrator::ImplicitMidpoint,
@@ -192,10 +191,11 @@ fn plugin_and_builtin_energies_give_the_same_trajectories() {
         r#"{{"type": "dea_spring", "elements": [{}]}}"#,
         strip_json("V")
     );
-    let runtime = plugin::construct("dea_spring", &json).unwrap().unwrap();
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let runtime = pliant::core::registry::spec_from_json(&value, "test", "energies[0]").unwrap();
     let from_plugin = trajectory(model_with(runtime));
     // The same element compiled into this binary: bitwise identical.
-    let compiled = trajectory(model_with(Box::new(DeaSprings::new(vec![strip()]))));
+    let compiled = trajectory(model_with(Box::new(ElementList::new(vec![strip()]))));
     assert!(
         from_plugin
             .iter()
@@ -217,22 +217,17 @@ fn plugin_and_builtin_energies_give_the_same_trajectories() {
             (t, -L0 * d.strain_per_volt2() * v * v)
         })
         .collect();
-    b.add_param(ParamChannel {
-        name: "u".into(),
-        kind: ParamKind::Control,
-        value: 0.0,
-        keyframes: keys,
-    })
-    .unwrap();
-    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -G])));
-    b.add_energy(Box::new(Springs::with_contraction(
+    b.add_param(ParamChannel::control("u", 0.0).with_keyframes(keys))
+        .unwrap();
+    b.add(Gravity::new(&[0.0, 0.0, -G]));
+    b.add(Springs::with_contraction(
         vec![Spring {
             nodes: [0, 1],
             stiffness: d.stiffness(),
             rest_length: Some(L0),
         }],
         "u",
-    )));
+    ));
     let builtin = trajectory(
         Simulator::new(
             b.build().unwrap(),

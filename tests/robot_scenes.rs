@@ -6,25 +6,24 @@
 use pliant::core::scene::Scene;
 use pliant::core::{Integrator, NewtonSettings, Simulator};
 use pliant::environment::Friction;
-use pliant::robots::{Robot, drop_scene_text};
+use pliant::robots::{RobotKind, drop_scene_text};
 
 #[test]
 fn committed_robot_scenes_match_the_builders_and_run_identically() {
     pliant::init();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/scenes");
-    for (name, robot) in [
-        ("tripod", Robot::tripod().unwrap()),
-        ("puppy", Robot::puppy().unwrap()),
-    ] {
+    for kind in [RobotKind::Tripod, RobotKind::Puppy] {
+        let (name, robot) = (kind.name(), kind.build().unwrap());
         let path = dir.join(format!("{name}_drop.json"));
         let on_disk = std::fs::read_to_string(&path).unwrap();
         assert!(
-            on_disk == drop_scene_text(name).unwrap(),
+            on_disk == drop_scene_text(kind).unwrap(),
             "{} is stale: run `cargo run --example robot_scenes`",
             path.display()
         );
-        let (mut from_file, steps) = Scene::from_file(&path).unwrap().into_simulator().unwrap();
-        assert_eq!(steps, 61);
+        let run = Scene::from_file(&path).unwrap().into_simulator().unwrap();
+        assert_eq!(run.settings.steps, 61);
+        let mut from_file = run.simulator;
         let built = robot
             .on_ground(
                 0.005,
@@ -38,9 +37,9 @@ fn committed_robot_scenes_match_the_builders_and_run_identically() {
             .unwrap();
         let expected_mass = robot.body_mass + robot.motor_mass;
         assert!((from_file.model().total_mass() - expected_mass).abs() < 1e-12);
-        assert_eq!(from_file.model().q0, built.q0);
-        assert_eq!(from_file.model().mass, built.mass);
-        assert_eq!(from_file.model().energies.len(), built.energies.len());
+        assert_eq!(from_file.model().q0(), built.q0());
+        assert_eq!(from_file.model().mass(), built.mass());
+        assert_eq!(from_file.model().energies().len(), built.energies().len());
         let mut in_code =
             Simulator::new(built, Integrator::Bdf1, 0.033, NewtonSettings::default()).unwrap();
         for _ in 0..3 {

@@ -25,7 +25,7 @@ fn robots_have_the_stated_masses_and_settle_on_the_ground() {
     ] {
         let (sim, total) = drop(&robot);
         assert!((total - mass).abs() < 1e-12, "{}: {total} kg", robot.name);
-        let lowest = (0..sim.model().layout.n_nodes())
+        let lowest = (0..sim.model().layout().n_nodes())
             .map(|n| sim.model().node_position(sim.q(), n)[2])
             .fold(f64::INFINITY, f64::min);
         let ke = sim.kinetic_energy();
@@ -106,8 +106,8 @@ fn feet_after_rear_left_co_contraction(robot: &Robot) -> [f64; 4] {
     let (model, _) = robot
         .actuated(0.001, [0.0, 0.0, -9.81], table_friction())
         .unwrap();
-    let pulled: Vec<usize> = (0..model.layout.param_names().len())
-        .filter(|&i| model.layout.param_names()[i].starts_with("rear_left_"))
+    let pulled: Vec<usize> = (0..model.layout().param_names().len())
+        .filter(|&i| model.layout().param_names()[i].starts_with("rear_left_"))
         .collect();
     assert_eq!(pulled.len(), 2, "the rear left leg's front and back motors");
     let mut p = model.params_at(0.0);

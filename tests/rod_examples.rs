@@ -53,7 +53,7 @@ fn the_earthworm_crawls_forward_with_friction_and_not_without() {
         });
         assert_eq!(ends.len(), cycles + 1);
         let m = sim.model();
-        let com = m.center_of_mass(sim.q())[0] - m.center_of_mass(&m.q0)[0];
+        let com = m.center_of_mass(sim.q())[0] - m.center_of_mass(m.q0())[0];
         result.push((ends, com));
     }
     let (fric, free) = (&result[0], &result[1]);
@@ -109,7 +109,7 @@ fn the_snake_swims_only_with_anisotropic_drag() {
             k += 1;
         });
         let m = sim.model();
-        let com = m.center_of_mass(sim.q())[0] - m.center_of_mass(&m.q0)[0];
+        let com = m.center_of_mass(sim.q())[0] - m.center_of_mass(m.q0())[0];
         assert!(zmax < 1e-9, "the snake left the plane z = 0 by {zmax} m");
         out.push((at, com));
     }

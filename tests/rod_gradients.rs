@@ -46,14 +46,14 @@ fn snake(planar: bool, memory: Memory) -> Shooting {
         })
         .unwrap();
     }
-    b.add_energy(Box::new(
+    b.add(
         Rod::chain(&nodes, 1e-3, 2e6, 0.5, 1200.0)
             .with_first_director([0.0, 0.0, 1.0])
             .actuate(Actuation::curvature("front", 2, Some(vec![0, 1, 2, 3])))
             .actuate(Actuation::curvature("back", 2, Some(vec![4, 5, 6]))),
-    ));
+    );
     let edges: Vec<[usize; 2]> = nodes.windows(2).map(|w| [w[0], w[1]]).collect();
-    b.add_energy(Box::new(ResistiveForce::new(edges, 0.01, 0.1)));
+    b.add(ResistiveForce::new(edges, 0.01, 0.1));
     let model = b.build().unwrap();
     let newton = NewtonSettings {
         abs_tol: 1e-13,
@@ -84,7 +84,7 @@ fn snake(planar: bool, memory: Memory) -> Shooting {
     let sim = Simulator::new(model, Integrator::ImplicitEuler, h, newton).unwrap();
     let map = gait.control_map(sim.model()).unwrap();
     let model = sim.model();
-    let c0 = CentreOfMass::new(model, &[0, 1]).unwrap().of(&model.q0);
+    let c0 = CentreOfMass::new(model, &[0, 1]).unwrap().of(model.q0());
     let targets = ComPath::straight(&c0, &[0.002, 0.001], gait.steps(), h);
     let objectives: Vec<Box<dyn Objective>> = vec![Box::new(
         ComPath::new(model, &[0, 1], targets, 1e4).unwrap(),

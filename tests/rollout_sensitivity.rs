@@ -1,7 +1,7 @@
 //! Forward sensitivities of whole rollouts against central finite differences
 //! of complete rollouts, with contact, friction and an actuated spring.
 
-use pliant::core::{Integrator, ModelBuilder, NewtonSettings, ParamChannel, ParamKind, Simulator};
+use pliant::core::{Integrator, ModelBuilder, NewtonSettings, ParamChannel, Simulator};
 use pliant::environment::{Friction, Gravity, Ground, NormalLaw, Spring, Springs};
 use pliant::optim::rollout_with_sensitivity;
 
@@ -15,32 +15,23 @@ fn sim(integrator: Integrator) -> Simulator {
     ] {
         b.add_node(&p, 0.01).unwrap();
     }
-    b.add_param(ParamChannel {
-        name: "u".into(),
-        kind: ParamKind::Control,
-        value: 0.0,
-        keyframes: vec![],
-    })
-    .unwrap();
+    b.add_param(ParamChannel::control("u", 0.0)).unwrap();
     let s = |a, c, k| Spring {
         nodes: [a, c],
         stiffness: k,
         rest_length: None,
     };
-    b.add_energy(Box::new(Springs::new(vec![
+    b.add(Springs::new(vec![
         s(0, 1, 200.0),
         s(1, 2, 200.0),
         s(0, 2, 200.0),
         s(0, 3, 100.0),
         s(2, 3, 100.0),
-    ])));
+    ]));
     // The actuator pulls node 3 toward node 1: the triangle tips and slides.
-    b.add_energy(Box::new(Springs::with_contraction(
-        vec![s(1, 3, 150.0)],
-        "u",
-    )));
-    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -9.81])));
-    b.add_energy(Box::new(Ground::new(
+    b.add(Springs::with_contraction(vec![s(1, 3, 150.0)], "u"));
+    b.add(Gravity::new(&[0.0, 0.0, -9.81]));
+    b.add(Ground::new(
         &[0.0, 0.0, 0.0],
         &[0.0, 0.0, 1.0],
         NormalLaw::Quadratic {
@@ -52,7 +43,7 @@ fn sim(integrator: Integrator) -> Simulator {
             mu_axis: None,
             slip_velocity: 0.02,
         }),
-    )));
+    ));
     let newton = NewtonSettings {
         abs_tol: 1e-13,
         rel_tol: 1e-14,

@@ -36,9 +36,10 @@ fn err(text: &str) -> String {
 fn a_valid_scene_builds_and_runs() {
     let sc = Scene::from_json(CHAIN, "chain").unwrap();
     assert_eq!(sc.integrator, Integrator::ImplicitMidpoint);
-    let (mut sim, steps) = sc.into_simulator().unwrap();
+    let run = sc.into_simulator().unwrap();
+    let mut sim = run.simulator;
     assert_eq!(sim.model().n_dofs(), 9);
-    for _ in 0..steps {
+    for _ in 0..run.settings.steps {
         sim.step().unwrap();
     }
     assert!(sim.q()[8] < -0.2, "the chain stretches under gravity");
@@ -107,7 +108,11 @@ fn zero_length_spring_and_bad_stiffness_are_rejected() {
     let bad = CHAIN.replace("[0, 0, -0.1]", "[0, 0, 0]");
     assert!(err(&bad).contains("zero-length"));
     let bad = CHAIN.replace("\"stiffness\": 50.0 }]", "\"stiffness\": -5.0 }]");
-    assert!(err(&bad).contains("stiffness must be positive"));
+    let e = err(&bad);
+    assert!(
+        e.contains("energies[1] (spring)") && e.contains("`springs[1].stiffness` is -5"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -123,12 +128,12 @@ fn newton_failure_is_a_typed_error_and_keeps_the_state() {
     // A free body under gravity with an absurd step: the first iterate falls
     // 5·10⁷ m; with a 2-iteration budget on a stiff ground Newton cannot
     // converge, and says so.
-    let d = pliant::demo::lattice_drop().unwrap();
+    let d = pliant::lattice::lattice_drop().unwrap();
     let settings = NewtonSettings {
         max_iterations: 2,
         ..Default::default()
     };
-    let mut sim = Simulator::new(d.model, d.integrator, 1e3, settings).unwrap();
+    let mut sim = Simulator::new(d.model, d.settings.integrator, 1e3, settings).unwrap();
     let before = sim.q().to_vec();
     match sim.step() {
         Err(CoreError::NewtonDiverged {
@@ -178,20 +183,23 @@ fn step_halving_rescues_a_hard_step() {
 fn bad_time_step_and_parameters_are_rejected() {
     let mut b = ModelBuilder::new(3).unwrap();
     b.add_node(&[0.0, 0.0, 0.0], 1.0).unwrap();
-    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -9.81])));
+    b.add(Gravity::new(&[0.0, 0.0, -9.81]));
     let m = b.build().unwrap();
     assert!(Simulator::new(m, Integrator::Bdf1, -0.1, NewtonSettings::default()).is_err());
     let mut b = ModelBuilder::new(3).unwrap();
     b.add_node(&[0.0, 0.0, 0.0], 1.0).unwrap();
-    b.add_energy(Box::new(Gravity::new(&[0.0, -9.81])));
-    let e = b.build().unwrap_err().to_string();
-    assert!(e.contains("gravity.g must have 3"), "{e}");
+    b.add(Gravity::new(&[0.0, -9.81]));
+    let e = b.build().unwrap_err();
+    assert!(
+        matches!(e.innermost(), CoreError::Count { field, found: 2, expected: 3 } if field == "g"),
+        "{e}"
+    );
 }
 
 #[test]
 fn every_registered_energy_example_deserializes_to_its_name() {
     pliant::init();
-    let list = registry::energies();
+    let list = registry::builtin();
     let names: Vec<&str> = list.iter().map(|e| e.name).collect();
     for expected in ["gravity", "ground", "spring", "viscous_damping"] {
         assert!(
@@ -200,8 +208,13 @@ fn every_registered_energy_example_deserializes_to_its_name() {
         );
     }
     for e in list {
-        let energy: Box<dyn pliant::core::Energy> =
+        let energy: Box<dyn pliant::core::EnergySpec> =
             serde_json::from_str(e.example).unwrap_or_else(|err| panic!("{}: {err}", e.name));
-        assert_eq!(energy.typetag_name(), e.name);
+        assert_eq!(energy.type_name(), e.name);
+        // Written back, it names its type and reads again.
+        let json = pliant::core::to_json(energy.as_ref()).unwrap();
+        assert_eq!(json["type"], e.name);
+        let again: Box<dyn pliant::core::EnergySpec> = serde_json::from_value(json).unwrap();
+        assert_eq!(again.type_name(), e.name);
     }
 }

@@ -26,7 +26,7 @@ fn slack_free_controls_reproduce_the_motion() {
             .map(|(p, u)| {
                 let mut p = p.clone();
                 for (m, v) in ctx.motors.iter().zip(u) {
-                    let c = ctx.model.layout.param(&m.channels[0], "test").unwrap();
+                    let c = ctx.model.layout().param(&m.channels[0], "test").unwrap();
                     took_in = took_in.max(v - p[c]);
                     assert!(*v >= p[c], "slack removal never lets cable out");
                     p[c] = *v;

@@ -10,9 +10,11 @@
 //! pattern is built). Nothing depends on scheduling, so results are bitwise
 //! identical for any number of threads.
 
-use crate::energy::EvalState;
+use crate::element::{Block, NO_PARAM};
 use crate::error::{CoreError, Result};
 use crate::model::Model;
+use crate::parallel::PAR_MIN_LEN;
+use crate::state::EvalState;
 use faer::sparse::{Pair, SparseColMat, SparseColMatRef, SymbolicSparseColMatRef, Triplet};
 use nalgebra::{DMatrix, SymmetricEigen};
 use rayon::prelude::*;
@@ -67,10 +69,10 @@ impl Assembler {
                 free_dofs.push(i);
             }
         }
-        let mut spans = Vec::with_capacity(model.energies.len());
+        let mut spans = Vec::with_capacity(model.energies().len());
         let mut dofs = Vec::new();
         let mut hess_len = 0;
-        for e in &model.energies {
+        for e in model.energies() {
             let set = e.elements();
             let (n_el, ns, np) = (set.len(), set.stencil_size(), set.param_size());
             let dof_off = dofs.len();
@@ -112,7 +114,7 @@ impl Assembler {
         for f in 0..nf {
             pairs.push(Pair::new(f, f));
         }
-        let (symbolic, dest) = crate::pattern::pattern_of(nf, &pairs)?;
+        let (symbolic, dest) = crate::sparse::pattern_of(nf, &pairs)?;
         let nnz = symbolic.row_idx().len();
         let matrix = SparseColMat::new(symbolic, vec![0.0; nnz]);
         let grad_len = spans.iter().map(|s| s.n_el * s.ns).sum();
@@ -129,7 +131,7 @@ impl Assembler {
             matrix,
             last_scale: 0.0,
             versions: model
-                .energies
+                .energies()
                 .iter()
                 .map(|e| e.structure_version())
                 .collect(),
@@ -139,9 +141,9 @@ impl Assembler {
     /// Whether the pattern still matches the energies' element sets (no
     /// energy changed its [`crate::Energy::structure_version`] since).
     pub fn is_current(&self, model: &Model) -> bool {
-        self.versions.len() == model.energies.len()
+        self.versions.len() == model.energies().len()
             && model
-                .energies
+                .energies()
                 .iter()
                 .zip(&self.versions)
                 .all(|(e, &v)| e.structure_version() == v)
@@ -174,15 +176,16 @@ impl Assembler {
 
     /// Total energy of all energies (J), summed in model order.
     pub fn energy(&self, model: &Model, s: &EvalState) -> f64 {
-        model.energies.iter().map(|e| e.value(s)).sum()
+        model.energies().iter().map(|e| e.elements().value(s)).sum()
     }
 
     /// Adds `scale · ∇E` (full DOF length) to `out`.
     pub fn add_gradient(&mut self, model: &Model, s: &EvalState, scale: f64, out: &mut [f64]) {
         let mut off = 0;
-        for (e, sp) in model.energies.iter().zip(&self.spans) {
+        for (e, sp) in model.energies().iter().zip(&self.spans) {
             let len = sp.n_el * sp.ns;
-            e.gradient_blocks(s, &mut self.grad[off..off + len]);
+            e.elements()
+                .blocks(s, Block::Gradient, &mut self.grad[off..off + len]);
             off += len;
         }
         for (g, &d) in self.grad.iter().zip(&self.dofs) {
@@ -194,11 +197,17 @@ impl Assembler {
     /// replaced by its projection onto the positive semidefinite cone. A
     /// non-finite entry is an error naming the energy and element.
     fn fill_hessian_blocks(&mut self, model: &Model, s: &EvalState, project: bool) -> Result<()> {
-        for (k, (e, sp)) in model.energies.iter().zip(&self.spans).enumerate() {
+        for (k, (e, sp)) in model.energies().iter().zip(&self.spans).enumerate() {
             let len = sp.n_el * sp.ns * sp.ns;
             let blocks = &mut self.hess[sp.hess_off..sp.hess_off + len];
-            e.hessian_blocks(s, blocks);
-            finite(blocks, "Hessian", k, e.typetag_name(), sp.ns * sp.ns)?;
+            e.elements().blocks(s, Block::Hessian, blocks);
+            finite(
+                blocks,
+                Block::Hessian,
+                k,
+                model.energy_name(k),
+                sp.ns * sp.ns,
+            )?;
         }
         if project {
             self.project_blocks();
@@ -210,7 +219,7 @@ impl Assembler {
         for sp in &self.spans {
             let (ns, len) = (sp.ns, sp.n_el * sp.ns * sp.ns);
             let blocks = &mut self.hess[sp.hess_off..sp.hess_off + len];
-            if sp.n_el < crate::element::PAR_MIN_LEN {
+            if sp.n_el < PAR_MIN_LEN {
                 blocks.chunks_mut(ns * ns).for_each(|b| project_psd(b, ns));
             } else {
                 blocks
@@ -305,13 +314,19 @@ impl Assembler {
         scale: f64,
         t: &mut Vec<Triplet<usize, usize, f64>>,
     ) -> Result<()> {
-        for (k, (e, sp)) in model.energies.iter().zip(&self.spans).enumerate() {
+        for (k, (e, sp)) in model.energies().iter().zip(&self.spans).enumerate() {
             if !e.elements().uses_history() || sp.n_el == 0 {
                 continue;
             }
             let mut blocks = vec![0.0; sp.n_el * sp.ns * sp.ns];
-            e.history_blocks(s, &mut blocks);
-            finite(&blocks, "history block", k, e.typetag_name(), sp.ns * sp.ns)?;
+            e.elements().blocks(s, Block::History, &mut blocks);
+            finite(
+                &blocks,
+                Block::History,
+                k,
+                model.energy_name(k),
+                sp.ns * sp.ns,
+            )?;
             for i in 0..sp.n_el {
                 let d = &self.dofs[sp.dof_off + i * sp.ns..sp.dof_off + (i + 1) * sp.ns];
                 for a in 0..sp.ns {
@@ -335,18 +350,18 @@ impl Assembler {
         scale: f64,
         t: &mut Vec<Triplet<usize, usize, f64>>,
     ) -> Result<()> {
-        for (k, (e, sp)) in model.energies.iter().zip(&self.spans).enumerate() {
+        for (k, (e, sp)) in model.energies().iter().zip(&self.spans).enumerate() {
             if sp.np == 0 || sp.n_el == 0 {
                 continue;
             }
             let set = e.elements();
             let mut blocks = vec![0.0; sp.n_el * sp.ns * sp.np];
-            e.param_blocks(s, &mut blocks);
+            e.elements().blocks(s, Block::Param, &mut blocks);
             finite(
                 &blocks,
-                "parameter block",
+                Block::Param,
                 k,
-                e.typetag_name(),
+                model.energy_name(k),
                 sp.ns * sp.np,
             )?;
             let mut pi = vec![0; sp.np];
@@ -356,7 +371,7 @@ impl Assembler {
                 for a in 0..sp.ns {
                     for (b, &pb) in pi.iter().enumerate() {
                         let v = blocks[(i * sp.ns + a) * sp.np + b];
-                        if v != 0.0 {
+                        if v != 0.0 && pb != NO_PARAM {
                             t.push(Triplet::new(d[a], pb, scale * v));
                         }
                     }
@@ -368,28 +383,19 @@ impl Assembler {
 }
 
 /// Errors on a non-finite entry of energy `k`'s per-element blocks (`stride` each).
-fn finite(blocks: &[f64], what: &str, k: usize, name: &str, stride: usize) -> Result<()> {
+fn finite(blocks: &[f64], what: Block, k: usize, name: &str, stride: usize) -> Result<()> {
     match blocks.iter().position(|v| !v.is_finite()) {
         None => Ok(()),
         Some(bad) => Err(CoreError::NonFinite {
             what: format!(
-                "{what} of energy #{k} ({name}), element {}",
+                "{} of energy #{k} ({name}), element {}",
+                what.name(),
                 bad / stride.max(1)
             ),
             index: bad % stride.max(1),
             value: blocks[bad],
         }),
     }
-}
-
-/// Builds an `r × c` sparse matrix from triplets (duplicates summed).
-pub fn from_triplets(
-    r: usize,
-    c: usize,
-    t: &[Triplet<usize, usize, f64>],
-) -> Result<SparseColMat<usize, f64>> {
-    SparseColMat::try_new_from_triplets(r, c, t)
-        .map_err(|e| CoreError::LinearSolve(format!("triplet assembly: {e:?}")))
 }
 
 /// Replaces the symmetric `n × n` row-major block `b` by its projection onto

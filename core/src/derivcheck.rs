@@ -7,8 +7,9 @@
 //! Everything is assembled densely over the full DOF vector, so use it on
 //! small models (tens to a few hundred DOFs).
 
-use crate::element::ElementSet;
-use crate::energy::{Energy, EvalState};
+use crate::element::{Block, ElementSet, NO_PARAM};
+use crate::energy::Energy;
+use crate::state::EvalState;
 
 /// Largest relative discrepancies found, each `max|a − b| / max(max|b|, floor)`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -21,6 +22,8 @@ pub struct CheckReport {
     pub history_vs_fallback: f64,
     /// Energy's parameter block vs fallback.
     pub param_vs_fallback: f64,
+    /// Energy's parameter gradient vs fallback.
+    pub param_gradient_vs_fallback: f64,
     /// Energy's gradient vs central differences of the value.
     pub gradient_vs_fd: f64,
     /// Energy's Hessian vs central differences of the gradient.
@@ -62,6 +65,10 @@ impl CheckReport {
             ("Hessian vs fallback", self.hessian_vs_fallback),
             ("history block vs fallback", self.history_vs_fallback),
             ("parameter block vs fallback", self.param_vs_fallback),
+            (
+                "parameter gradient vs fallback",
+                self.param_gradient_vs_fallback,
+            ),
         ];
         let fd = [
             ("gradient vs FD", self.gradient_vs_fd),
@@ -114,20 +121,10 @@ fn stencils(set: &dyn ElementSet) -> Vec<usize> {
     d
 }
 
-/// Which blocks to assemble densely.
-#[derive(Clone, Copy)]
-enum Which {
-    Grad,
-    Hess,
-    Hist,
-    Param,
-    ParamGrad,
-}
-
 /// Dense assembly of a block kind from `f` (either the energy or its fallback).
 fn dense(
     set: &dyn ElementSet,
-    which: Which,
+    which: Block,
     n: usize,
     np: usize,
     fill: &dyn Fn(&mut [f64]),
@@ -136,7 +133,7 @@ fn dense(
     let d = stencils(set);
     let mut pi = vec![0; npe];
     match which {
-        Which::Grad => {
+        Block::Gradient => {
             let mut b = vec![0.0; ne * ns];
             fill(&mut b);
             let mut out = vec![0.0; n];
@@ -145,7 +142,7 @@ fn dense(
             }
             out
         }
-        Which::Hess | Which::Hist => {
+        Block::Hessian | Block::History => {
             let mut b = vec![0.0; ne * ns * ns];
             fill(&mut b);
             let mut out = vec![0.0; n * n];
@@ -158,7 +155,7 @@ fn dense(
             }
             out
         }
-        Which::Param => {
+        Block::Param => {
             let mut b = vec![0.0; ne * ns * npe];
             fill(&mut b);
             let mut out = vec![0.0; n * np];
@@ -166,20 +163,24 @@ fn dense(
                 set.params(e, &mut pi);
                 for a in 0..ns {
                     for (c, &pc) in pi.iter().enumerate() {
-                        out[d[e * ns + a] * np + pc] += b[(e * ns + a) * npe + c];
+                        if pc != NO_PARAM {
+                            out[d[e * ns + a] * np + pc] += b[(e * ns + a) * npe + c];
+                        }
                     }
                 }
             }
             out
         }
-        Which::ParamGrad => {
+        Block::ParamGradient => {
             let mut b = vec![0.0; ne * npe];
             fill(&mut b);
             let mut out = vec![0.0; np];
             for e in 0..ne {
                 set.params(e, &mut pi);
                 for (c, &pc) in pi.iter().enumerate() {
-                    out[pc] += b[e * npe + c];
+                    if pc != NO_PARAM {
+                        out[pc] += b[e * npe + c];
+                    }
                 }
             }
             out
@@ -193,19 +194,23 @@ pub fn check(energy: &dyn Energy, s: &EvalState, tol: &Tolerances) -> CheckRepor
     let n = s.q.len();
     let np = s.p.len();
     let h = tol.step;
-    let grad_at =
-        |st: &EvalState| dense(set, Which::Grad, n, np, &|b| energy.gradient_blocks(st, b));
+    let grad_at = |st: &EvalState| {
+        dense(set, Block::Gradient, n, np, &|b| {
+            set.blocks(st, Block::Gradient, b)
+        })
+    };
+    let mine = |k: Block| dense(set, k, n, np, &|b| set.blocks(s, k, b));
+    let fallback = |k: Block| dense(set, k, n, np, &|b| set.fallback_blocks(s, k, b));
     let g = grad_at(s);
-    let g_fb = dense(set, Which::Grad, n, np, &|b| set.gradient_blocks(s, b));
-    let hm = dense(set, Which::Hess, n, np, &|b| energy.hessian_blocks(s, b));
-    let hm_fb = dense(set, Which::Hess, n, np, &|b| set.hessian_blocks(s, b));
-    let hist = dense(set, Which::Hist, n, np, &|b| energy.history_blocks(s, b));
-    let hist_fb = dense(set, Which::Hist, n, np, &|b| set.history_blocks(s, b));
-    let pb = dense(set, Which::Param, n, np, &|b| energy.param_blocks(s, b));
-    let pb_fb = dense(set, Which::Param, n, np, &|b| set.param_blocks(s, b));
-    let pg = dense(set, Which::ParamGrad, n, np, &|b| {
-        energy.param_gradient_blocks(s, b)
-    });
+    let g_fb = fallback(Block::Gradient);
+    let hm = mine(Block::Hessian);
+    let hm_fb = fallback(Block::Hessian);
+    let hist = mine(Block::History);
+    let hist_fb = fallback(Block::History);
+    let pb = mine(Block::Param);
+    let pb_fb = fallback(Block::Param);
+    let pg = mine(Block::ParamGradient);
+    let pg_fb = fallback(Block::ParamGradient);
 
     // Only DOFs that appear in some stencil can have non-zero derivatives.
     let mut active: Vec<usize> = stencils(set);
@@ -221,10 +226,10 @@ pub fn check(energy: &dyn Energy, s: &EvalState, tol: &Tolerances) -> CheckRepor
         let x0 = q[i];
         q[i] = x0 + h;
         let sp = EvalState { q: &q, ..*s };
-        let (ep, gp) = (energy.value(&sp), grad_at(&sp));
+        let (ep, gp) = (set.value(&sp), grad_at(&sp));
         q[i] = x0 - h;
         let sm = EvalState { q: &q, ..*s };
-        let (em, gm) = (energy.value(&sm), grad_at(&sm));
+        let (em, gm) = (set.value(&sm), grad_at(&sm));
         q[i] = x0;
         g_fd[i] = (ep - em) / (2.0 * h);
         for r in 0..n {
@@ -250,10 +255,10 @@ pub fn check(energy: &dyn Energy, s: &EvalState, tol: &Tolerances) -> CheckRepor
         let hp = h * p0.abs().max(1.0);
         p[j] = p0 + hp;
         let sp = EvalState { p: &p, ..*s };
-        let (ep, gp) = (energy.value(&sp), grad_at(&sp));
+        let (ep, gp) = (set.value(&sp), grad_at(&sp));
         p[j] = p0 - hp;
         let sm = EvalState { p: &p, ..*s };
-        let (em, gm) = (energy.value(&sm), grad_at(&sm));
+        let (em, gm) = (set.value(&sm), grad_at(&sm));
         p[j] = p0;
         pg_fd[j] = (ep - em) / (2.0 * hp);
         for r in 0..n {
@@ -265,6 +270,7 @@ pub fn check(energy: &dyn Energy, s: &EvalState, tol: &Tolerances) -> CheckRepor
         hessian_vs_fallback: rel(&hm, &hm_fb),
         history_vs_fallback: rel(&hist, &hist_fb),
         param_vs_fallback: rel(&pb, &pb_fb),
+        param_gradient_vs_fallback: rel(&pg, &pg_fb),
         gradient_vs_fd: rel(&g, &g_fd),
         hessian_vs_fd: rel(&hm, &h_fd),
         history_vs_fd: rel(&hist, &hist_fd),

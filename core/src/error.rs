@@ -1,34 +1,220 @@
-//! Typed errors of the engine.
+//! Typed errors of the engine. Each variant carries what a caller needs to
+//! act on it: the field (as a path such as `springs[3].stiffness`), the
+//! value found and what was expected, or the step, time and residual.
 
 use thiserror::Error;
 
+/// A value outside what a field allows (a scalar check an element or a
+/// spec makes on its own data).
+#[derive(Debug, Clone, PartialEq, Error)]
+#[error("`{field}` is {value}, expected {expected}")]
+pub struct Invalid {
+    /// The field, relative to what was checked (e.g. `stiffness`).
+    pub field: String,
+    /// The value found.
+    pub value: f64,
+    /// What is allowed, with units (e.g. "positive and finite (N/m)").
+    pub expected: String,
+}
+
+impl Invalid {
+    /// `field` holds `value` but must be `expected`.
+    pub fn new(field: impl Into<String>, value: f64, expected: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            value,
+            expected: expected.into(),
+        }
+    }
+    /// Checks `ok`, else this error.
+    pub fn check(
+        ok: bool,
+        field: impl Into<String>,
+        value: f64,
+        expected: impl Into<String>,
+    ) -> Result<(), Self> {
+        if ok {
+            Ok(())
+        } else {
+            Err(Self::new(field, value, expected))
+        }
+    }
+    /// `value` must be positive and finite (`unit` for the message).
+    pub fn positive(field: impl Into<String>, value: f64, unit: &str) -> Result<(), Self> {
+        Self::check(
+            value.is_finite() && value > 0.0,
+            field,
+            value,
+            format!("positive and finite ({unit})"),
+        )
+    }
+    /// `value` must be finite and ≥ 0 (`unit` for the message).
+    pub fn non_negative(field: impl Into<String>, value: f64, unit: &str) -> Result<(), Self> {
+        Self::check(
+            value.is_finite() && value >= 0.0,
+            field,
+            value,
+            format!("finite and ≥ 0 ({unit})"),
+        )
+    }
+    /// The same error with its field prefixed by `prefix` (`springs[3]` +
+    /// `stiffness` → `springs[3].stiffness`).
+    pub fn within(mut self, prefix: &str) -> Self {
+        if !prefix.is_empty() {
+            self.field = format!("{prefix}.{}", self.field);
+        }
+        self
+    }
+}
+
 /// Everything that can go wrong while building or stepping a model.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum CoreError {
-    /// A model or energy refers to something that does not exist or is not allowed.
-    #[error("invalid model: {0}")]
-    Model(String),
+    /// Energy `index` (scene `energies[index]`, of type `energy`) could not
+    /// be declared or bound.
+    #[error("energies[{index}] ({energy}{}): {source}", label.as_ref().map(|l| format!(" `{l}`")).unwrap_or_default())]
+    Energy {
+        /// Position of the energy in the model.
+        index: usize,
+        /// Its registered type name.
+        energy: String,
+        /// Its own name, if it has one.
+        label: Option<String>,
+        /// What it said.
+        source: Box<CoreError>,
+    },
+    /// A field holds a value it does not allow.
+    #[error(transparent)]
+    Invalid(#[from] Invalid),
+    /// A list has the wrong number of entries.
+    #[error("`{field}` has {found} entries, expected {expected}")]
+    Count {
+        /// The list.
+        field: String,
+        /// Entries found.
+        found: usize,
+        /// Entries expected.
+        expected: usize,
+    },
+    /// A list has fewer entries than it needs.
+    #[error("`{field}` has {found} entries, needs at least {min}")]
+    TooFew {
+        /// The list.
+        field: String,
+        /// Entries found.
+        found: usize,
+        /// Entries needed at least.
+        min: usize,
+    },
+    /// Two fields, or a field and the model, do not fit together.
+    #[error("`{field}`: {problem}")]
+    Inconsistent {
+        /// The field.
+        field: String,
+        /// What does not fit.
+        problem: &'static str,
+    },
+    /// Something degenerate in the initial state: coincident nodes, a
+    /// zero-volume element.
+    #[error("`{field}`: {problem}")]
+    Degenerate {
+        /// The element or field.
+        field: String,
+        /// What is degenerate.
+        problem: String,
+    },
+    /// An energy or setting needs a model of another dimension.
+    #[error("{what} needs a {expected}-D model, this one is {found}-D")]
+    Dimension {
+        /// What needs it.
+        what: String,
+        /// Dimension needed.
+        expected: usize,
+        /// Dimension of the model.
+        found: usize,
+    },
+    /// A spatial dimension other than 2 or 3.
+    #[error("dimension must be 2 or 3, got {0}")]
+    BadDimension(usize),
     /// A node index is outside the model.
-    #[error("{context}: node index {index} is out of range (the model has {count} nodes)")]
+    #[error("`{field}`: node index {index} is out of range (the model has {count} nodes)")]
     NodeOutOfRange {
-        /// Where the index appeared (energy name and element).
-        context: String,
+        /// Where the index appeared.
+        field: String,
         /// The offending index.
         index: usize,
         /// How many nodes exist.
         count: usize,
     },
+    /// A coordinate axis the model does not have.
+    #[error("`{field}`: axis {axis} does not exist in a {dim}-D model")]
+    AxisOutOfRange {
+        /// Where the axis appeared.
+        field: String,
+        /// The axis (0 = x).
+        axis: usize,
+        /// The model's dimension.
+        dim: usize,
+    },
+    /// A DOF index is outside the model.
+    #[error("`{field}`: DOF {index} is out of range (the model has {count} DOFs)")]
+    DofOutOfRange {
+        /// Where the index appeared.
+        field: String,
+        /// The offending index.
+        index: usize,
+        /// How many DOFs exist.
+        count: usize,
+    },
     /// A parameter channel name is not defined in the model.
-    #[error("{context}: unknown parameter channel `{name}` (defined: {known})")]
+    #[error(
+        "`{field}`: unknown parameter channel `{name}` (defined: {})",
+        list(known)
+    )]
     UnknownParam {
         /// Where the name appeared.
-        context: String,
+        field: String,
         /// The missing name.
         name: String,
         /// The channels that do exist.
-        known: String,
+        known: Vec<String>,
     },
-    /// A value that must be finite is not (NaN or infinite initial state, mass, ...).
+    /// A parameter index is outside the model's channels.
+    #[error("`{field}`: parameter index {index} is out of range (the model has {count} channels)")]
+    ParamOutOfRange {
+        /// Where the index appeared.
+        field: String,
+        /// The offending index.
+        index: usize,
+        /// How many channels exist.
+        count: usize,
+    },
+    /// A parameter channel is defined twice.
+    #[error("parameter channel `{0}` is defined twice")]
+    DuplicateParam(String),
+    /// An element's stencil does not match its declared size.
+    #[error(
+        "`{field}`: {nodes} nodes and {extras} extra DOFs make a stencil of {}, but the element type declares {expected}",
+        3 * nodes + extras
+    )]
+    Stencil {
+        /// The element.
+        field: String,
+        /// Nodes it lists.
+        nodes: usize,
+        /// Extra DOFs it lists.
+        extras: usize,
+        /// `N` of its `Stencil<N, P, R>`.
+        expected: usize,
+    },
+    /// An energy type declares `R < N` reduced variables without a map.
+    #[error(
+        "energy element type `{0}` declares fewer reduced variables than stencil DOFs but no map B"
+    )]
+    MissingMap(&'static str),
+    /// A value that must be finite is not (NaN or infinite initial state,
+    /// mass, derivative block, ...).
     #[error("{what} is not finite ({value}) at index {index}")]
     NonFinite {
         /// What quantity.
@@ -38,9 +224,22 @@ pub enum CoreError {
         /// The value found.
         value: f64,
     },
+    /// Vectors of the wrong length given to the simulator.
+    #[error("{what}: {found} values given, expected {expected}")]
+    Length {
+        /// What was given.
+        what: &'static str,
+        /// Its length.
+        found: usize,
+        /// The length expected.
+        expected: usize,
+    },
+    /// A request the chosen integrator or state cannot serve.
+    #[error("{0}")]
+    Unsupported(&'static str),
     /// Newton did not converge within its iteration budget.
     #[error(
-        "Newton did not converge at step {step} (t = {time} s): after {iterations} iterations the free-DOF residual is {residual:.3e} N (tolerance {tolerance:.3e} N); {reason}"
+        "Newton did not converge at step {step} (t = {time:.6} s): after {iterations} iterations the free-DOF residual is {residual:.3e} N (tolerance {tolerance:.3e} N); {reason}"
     )]
     NewtonDiverged {
         /// Step index (1-based: the step being computed).
@@ -56,15 +255,23 @@ pub enum CoreError {
         /// Why it stopped.
         reason: String,
     },
-    /// The linear solver failed (matrix not positive definite even after regularisation).
-    #[error("linear solve failed: {0}")]
-    LinearSolve(String),
-    /// A scene file could not be read or parsed.
-    #[error("scene {path}: {message}")]
+    /// The linear solver failed.
+    #[error("linear solve failed ({what}): {detail}")]
+    LinearSolve {
+        /// Which solve.
+        what: &'static str,
+        /// The solver's message.
+        detail: String,
+    },
+    /// A scene (or an energy's JSON) could not be read: a JSON or schema
+    /// error at `field`.
+    #[error("scene {path}: {}{message}", at(field))]
     Scene {
         /// File path (or `<memory>`).
         path: String,
-        /// What was wrong and where.
+        /// The field path (empty for the document itself).
+        field: String,
+        /// What was wrong.
         message: String,
     },
     /// An I/O error with the file it concerns.
@@ -76,6 +283,60 @@ pub enum CoreError {
         #[source]
         source: std::io::Error,
     },
+    /// A runtime plugin could not be loaded.
+    #[error(transparent)]
+    Plugin(#[from] crate::plugin::PluginError),
+    /// An error of a plugin crate's own type (downcast it to inspect).
+    #[error(transparent)]
+    Other(Box<dyn std::error::Error + Send + Sync>),
+}
+
+fn list(v: &[String]) -> String {
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}
+
+fn at(field: &str) -> String {
+    if field.is_empty() {
+        String::new()
+    } else {
+        format!("at `{field}`: ")
+    }
+}
+
+impl CoreError {
+    /// The error inside any [`CoreError::Energy`] wrappers.
+    pub fn innermost(&self) -> &CoreError {
+        match self {
+            CoreError::Energy { source, .. } => source.innermost(),
+            e => e,
+        }
+    }
+    /// A degenerate `field` (`problem` says what).
+    pub fn degenerate(field: impl Into<String>, problem: impl Into<String>) -> Self {
+        CoreError::Degenerate {
+            field: field.into(),
+            problem: problem.into(),
+        }
+    }
+    /// `field` and the model (or another field) do not fit together.
+    pub fn inconsistent(field: impl Into<String>, problem: &'static str) -> Self {
+        CoreError::Inconsistent {
+            field: field.into(),
+            problem,
+        }
+    }
+    /// `what` needs a model of dimension `expected`, this one is `found`.
+    pub fn dimension(what: impl Into<String>, expected: usize, found: usize) -> Self {
+        CoreError::Dimension {
+            what: what.into(),
+            expected,
+            found,
+        }
+    }
 }
 
 /// Result alias of the engine.

@@ -50,9 +50,7 @@ impl Layout {
     /// An empty layout for a `dim`-dimensional model (`dim` is 2 or 3).
     pub fn new(dim: usize) -> Result<Self> {
         if dim != 2 && dim != 3 {
-            return Err(CoreError::Model(format!(
-                "dimension must be 2 or 3, got {dim}"
-            )));
+            return Err(CoreError::BadDimension(dim));
         }
         Ok(Self {
             dim,
@@ -94,9 +92,7 @@ impl Layout {
     /// Adds a parameter channel; names must be unique.
     pub fn add_param(&mut self, name: &str, kind: ParamKind) -> Result<usize> {
         if self.param_names.iter().any(|n| n == name) {
-            return Err(CoreError::Model(format!(
-                "parameter channel `{name}` is defined twice"
-            )));
+            return Err(CoreError::DuplicateParam(name.to_string()));
         }
         self.param_names.push(name.to_string());
         self.param_kinds.push(kind);
@@ -105,16 +101,17 @@ impl Layout {
     /// DOF index of coordinate `axis` of `node`; errors name `context`.
     pub fn node_dof(&self, node: usize, axis: usize, context: &str) -> Result<usize> {
         if axis >= self.dim {
-            return Err(CoreError::Model(format!(
-                "{context}: axis {axis} does not exist in a {}-D model",
-                self.dim
-            )));
+            return Err(CoreError::AxisOutOfRange {
+                field: context.to_string(),
+                axis,
+                dim: self.dim,
+            });
         }
         let base = self
             .node_base
             .get(node)
             .ok_or_else(|| CoreError::NodeOutOfRange {
-                context: context.to_string(),
+                field: context.to_string(),
                 index: node,
                 count: self.n_nodes(),
             })?;
@@ -133,13 +130,9 @@ impl Layout {
             .iter()
             .position(|n| n == name)
             .ok_or_else(|| CoreError::UnknownParam {
-                context: context.to_string(),
+                field: context.to_string(),
                 name: name.to_string(),
-                known: if self.param_names.is_empty() {
-                    "none".into()
-                } else {
-                    self.param_names.join(", ")
-                },
+                known: self.param_names.clone(),
             })
     }
     /// Names of the parameter channels, in index order.

@@ -1,53 +1,88 @@
 //! # pliant-core
 //!
-//! The engine of pliant: a flat DOF vector `q` (m, rad) with a lumped mass,
-//! constraints and named parameter channels ([`model`]); the [`Energy`]
-//! plugin interface with a dual-number fallback ([`element`]); deterministic
-//! parallel sparse assembly ([`assembly`]); faer Cholesky ([`linsolve`]);
-//! Newton with line search ([`newton`]); implicit and explicit integrators
-//! ([`integrator`], [`simulator`]); scene files ([`scene`]) and the energy
-//! registry ([`registry`]). SI units throughout.
+//! The engine of pliant. SI units throughout (m, kg, s, N, J, Pa, rad).
+//!
+//! - **Model** ([`ModelBuilder`], [`Model`]): a flat DOF vector `q` — node
+//!   coordinates (2-D or 3-D) and extra scalar DOFs such as rod twist angles
+//!   — with a lumped mass, prescribed motions and named parameter channels
+//!   (controls that vary per step, design parameters that do not).
+//! - **Energies**: write an [`Element`] once, generic over the scalar
+//!   ([`Scalar`]); the engine binds it ([`Elements`]), derives what it is not
+//!   given analytically with dual numbers, and checks both
+//!   ([`derivcheck`]). Scene files name energies registered with
+//!   [`register_energy!`]; runtime plugins add more ([`plugin`]).
+//! - **Stepping** ([`Simulator`]): each step minimizes an incremental
+//!   potential ([`integrator`]) with Newton ([`newton`]) on a deterministic
+//!   parallel sparse assembly and a faer Cholesky ([`linsolve`]); a
+//!   converged step also yields what differentiation needs
+//!   ([`StepDerivatives`]).
+//! - **Scenes** ([`scene`]): JSON files that describe a whole model and how
+//!   to run it.
+//!
+//! ```
+//! use pliant_core::scene::Scene;
+//!
+//! // A point mass thrown upwards in 2-D, with no energy at all: it keeps
+//! // its velocity (energies such as gravity come from plugin crates).
+//! let scene = Scene::from_json(
+//!     r#"{"dim": 2, "nodes": [[0, 0]], "velocities": [[0, 1]], "mass": 1.0,
+//!         "energies": [], "integrator": "implicit_euler", "dt": 0.01, "steps": 10}"#,
+//!     "<doc>",
+//! )?;
+//! let mut run = scene.into_simulator()?;
+//! for _ in 0..run.settings.steps {
+//!     run.simulator.step()?;
+//! }
+//! assert_eq!(run.simulator.steps_done(), 10);
+//! assert!((run.simulator.q()[1] - 0.1).abs() < 1e-12);
+//! # Ok::<(), pliant_core::CoreError>(())
+//! ```
+#![warn(missing_docs)]
 
 pub mod assembly;
 pub mod derivcheck;
 pub mod element;
-pub mod energy;
-pub mod error;
+mod energy;
+mod error;
 pub mod integrator;
 pub mod layout;
 pub mod linsolve;
-pub mod model;
+pub mod mat3;
+mod model;
 pub mod motion;
 pub mod newton;
-pub mod node_energy;
-pub mod params;
-mod pattern;
+pub mod parallel;
+mod params;
 pub mod penalty;
 pub mod plugin;
 pub mod pvd;
-pub mod reduced;
 pub mod registry;
+mod scalar;
 pub mod scene;
-pub mod simulator;
+mod simulator;
+pub mod sparse;
+mod spec;
+mod state;
+pub mod vec3;
 
-pub use element::{Ctx, Element, ElementSet, Elements};
-pub use energy::{BindInfo, Energy, EvalState};
-pub use error::{CoreError, Result};
+pub use element::{Block, Element, ElementList, ElementSet, Elements, Local, Stencil};
+pub use energy::Energy;
+pub use error::{CoreError, Invalid, Result};
 pub use integrator::Integrator;
-pub use layout::{Layout, ParamKind};
-pub use model::{Model, ModelBuilder};
+pub use layout::{DofKind, Layout, ParamKind};
+pub use model::{Declare, Model, ModelBuilder};
 pub use motion::Motion;
-pub use newton::{HessianStrategy, NewtonSettings};
-pub use node_energy::{NodeElement, NodeEnergy};
+pub use newton::{HessianStrategy, NewtonSettings, NewtonStats};
 pub use params::ParamChannel;
-pub use reduced::{ReducedElement, ReducedElements};
+pub use registry::Registered;
+pub use scalar::{Scalar, atan2};
 pub use simulator::{Simulator, StepDerivatives, StepReport};
+pub use spec::{BindInfo, EnergySpec, Named, to_json};
+pub use state::{Ctx, EvalState};
 
 #[doc(hidden)]
 pub use inventory;
-/// Re-exported so plugins write elements against the same num-dual.
+/// Re-exported so elements are written against the same num-dual.
 pub use num_dual;
-/// Re-exported for plugin constructors.
+/// Re-exported for plugins and scene code.
 pub use serde_json;
-/// Re-exported for plugins registering energies.
-pub use typetag;

@@ -70,7 +70,10 @@ pub struct Factor {
 impl LinearSolver {
     /// Analyses the lower-triangular pattern `pattern` (ordering, elimination tree).
     pub fn new(pattern: SymbolicSparseColMatRef<'_, usize>) -> Result<Self> {
-        let err = |e| CoreError::LinearSolve(format!("symbolic Cholesky: {e:?}"));
+        let err = |e| CoreError::LinearSolve {
+            what: "symbolic Cholesky",
+            detail: format!("{e:?}"),
+        };
         let amd = factorize_symbolic_cholesky(
             pattern,
             Side::Lower,
@@ -104,7 +107,7 @@ impl LinearSolver {
         // two orderings; keep the one its AMD analysis made.
         let upper: Vec<Pair<usize, usize>> =
             pairs.iter().map(|p| Pair::new(p.col, p.row)).collect();
-        let (upper, upper_entries) = crate::pattern::pattern_of(n, &upper)?;
+        let (upper, upper_entries) = crate::sparse::pattern_of(n, &upper)?;
         let simplicial = matches!(amd.raw(), SymbolicCholeskyRaw::Simplicial(_));
         let kind = if simplicial {
             SupernodalThreshold::FORCE_SIMPLICIAL
@@ -129,7 +132,7 @@ impl LinearSolver {
         let (pattern, entry_of, side) = if simplicial {
             (upper, upper_entries, Side::Upper)
         } else {
-            let (lower, lower_entries) = crate::pattern::pattern_of(n, &pairs)?;
+            let (lower, lower_entries) = crate::sparse::pattern_of(n, &pairs)?;
             (lower, lower_entries, Side::Lower)
         };
         Ok(Self {
@@ -157,13 +160,16 @@ impl LinearSolver {
         if a.symbolic().col_ptr() != pm.col_ptr.as_slice()
             || a.symbolic().row_idx() != pm.row_idx.as_slice()
         {
-            return Err(CoreError::LinearSolve(format!(
-                "numeric Cholesky: the matrix's pattern ({0}×{0}, {1} entries) is not the one analysed ({2}×{2}, {3} entries)",
-                a.ncols(),
-                a.val().len(),
-                pm.forward.len(),
-                pm.entry_of.len()
-            )));
+            return Err(CoreError::LinearSolve {
+                what: "numeric Cholesky",
+                detail: format!(
+                    "the matrix's pattern ({0}×{0}, {1} entries) is not the one analysed ({2}×{2}, {3} entries)",
+                    a.ncols(),
+                    a.val().len(),
+                    pm.forward.len(),
+                    pm.entry_of.len()
+                ),
+            });
         }
         let mut permuted = vec![0.0; pm.entry_of.len()];
         for (&k, &v) in pm.entry_of.iter().zip(a.val()) {
@@ -175,7 +181,10 @@ impl LinearSolver {
             self.symbolic
                 .factorize_numeric_llt_scratch::<f64>(self.par, Default::default()),
         )
-        .map_err(|e| CoreError::LinearSolve(format!("numeric Cholesky: {e:?}")))?;
+        .map_err(|e| CoreError::LinearSolve {
+            what: "numeric Cholesky",
+            detail: format!("{e:?}"),
+        })?;
         self.symbolic
             .factorize_numeric_llt(
                 &mut values,
@@ -186,7 +195,10 @@ impl LinearSolver {
                 MemStack::new(&mut buf),
                 Default::default(),
             )
-            .map_err(|e| CoreError::LinearSolve(format!("numeric Cholesky: {e:?}")))?;
+            .map_err(|e| CoreError::LinearSolve {
+                what: "numeric Cholesky",
+                detail: format!("{e:?}"),
+            })?;
         Ok(Factor {
             symbolic: self.symbolic.clone(),
             permuted: self.permuted.clone(),

@@ -1,6 +1,7 @@
 //! Prescribed motions of DOFs (Dirichlet conditions). A constrained DOF is
 //! removed from the solve and set from its motion at every step.
 
+use crate::error::Invalid;
 use serde::{Deserialize, Serialize};
 
 /// The value of a constrained DOF as a function of time `t` (s).
@@ -33,34 +34,33 @@ pub enum Motion {
 }
 
 impl Motion {
-    /// Checks that the motion's numbers are finite and keyframes sorted.
-    pub fn validate(&self) -> Result<(), String> {
-        let finite = |name: &str, v: f64| {
-            if v.is_finite() {
-                Ok(())
-            } else {
-                Err(format!("{name} is not finite ({v})"))
-            }
-        };
+    /// Checks that the motion's numbers are finite and keyframes sorted
+    /// (the field names the offending number: `amplitude`, `keys[2]`).
+    pub fn validate(&self) -> Result<(), Invalid> {
+        let finite = |name: String, v: f64| Invalid::check(v.is_finite(), name, v, "finite");
         match self {
             Motion::Fixed => Ok(()),
-            Motion::Linear { velocity } => finite("velocity", *velocity),
+            Motion::Linear { velocity } => finite("velocity".into(), *velocity),
             Motion::Sine {
                 amplitude,
                 frequency,
                 phase,
             } => {
-                finite("amplitude", *amplitude)?;
-                finite("frequency", *frequency)?;
-                finite("phase", *phase)
+                finite("amplitude".into(), *amplitude)?;
+                finite("frequency".into(), *frequency)?;
+                finite("phase".into(), *phase)
             }
             Motion::Keyframes { keys } => {
-                for (t, v) in keys {
-                    finite("keyframe time", *t)?;
-                    finite("keyframe value", *v)?;
-                }
-                if keys.windows(2).any(|w| w[1].0 < w[0].0) {
-                    return Err("keyframe times must be sorted".into());
+                for (i, (t, v)) in keys.iter().enumerate() {
+                    finite(format!("keys[{i}][0]"), *t)?;
+                    finite(format!("keys[{i}][1]"), *v)?;
+                    if i > 0 && *t < keys[i - 1].0 {
+                        return Err(Invalid::new(
+                            format!("keys[{i}][0]"),
+                            *t,
+                            format!("≥ the previous keyframe time {} s", keys[i - 1].0),
+                        ));
+                    }
                 }
                 Ok(())
             }

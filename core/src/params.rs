@@ -22,6 +22,29 @@ pub struct ParamChannel {
 }
 
 impl ParamChannel {
+    /// A control channel (varies per step) with constant value `value`.
+    pub fn control(name: &str, value: f64) -> Self {
+        Self {
+            name: name.into(),
+            kind: ParamKind::Control,
+            value,
+            keyframes: vec![],
+        }
+    }
+    /// A design parameter (constant over a rollout) with value `value`.
+    pub fn design(name: &str, value: f64) -> Self {
+        Self {
+            name: name.into(),
+            kind: ParamKind::Design,
+            value,
+            keyframes: vec![],
+        }
+    }
+    /// The same channel following piecewise-linear `(t in s, value)` keyframes.
+    pub fn with_keyframes(mut self, keyframes: Vec<(f64, f64)>) -> Self {
+        self.keyframes = keyframes;
+        self
+    }
     /// Value at time `t` (s).
     pub fn at(&self, t: f64) -> f64 {
         if self.keyframes.is_empty() || self.kind == ParamKind::Design {

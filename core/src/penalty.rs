@@ -5,12 +5,12 @@
 //! cables and objectives all use them (the cable paper's one-sided quadratic
 //! appears in all three).
 
-use num_dual::DualNum;
+use crate::scalar::Scalar;
 
-/// The C²-smooth one-sided quadratic `Q(s)` of the cable paper ([1] in
+/// The C²-smooth one-sided quadratic `Q(s)` of the cable paper (\[1\] in
 /// Bern et al. 2019), unit stiffness, smoothing width `eps` (m):
 /// `0` for `s ≤ 0`, `s³/(6ε)` for `0 < s < ε`, `s²/2 − εs/2 + ε²/6` beyond.
-pub fn one_sided_quadratic<T: DualNum<f64> + Copy>(s: T, eps: f64) -> T {
+pub fn one_sided_quadratic<T: Scalar>(s: T, eps: f64) -> T {
     let r = s.re();
     if r <= 0.0 {
         T::from(0.0)
@@ -37,7 +37,7 @@ pub fn one_sided_quadratic_d(s: f64, eps: f64) -> (f64, f64, f64) {
 }
 
 /// `ln(1 + e^z)` computed without overflow.
-pub fn softplus<T: DualNum<f64> + Copy>(z: T) -> T {
+pub fn softplus<T: Scalar>(z: T) -> T {
     if z.re() > 0.0 {
         z + (-z).exp().ln_1p()
     } else {
@@ -65,7 +65,7 @@ fn sigmoid(z: f64) -> f64 {
 /// MAT-DiSMech's log-exp contact energy (the potential of eq. 25, unit
 /// stiffness): `(ln(1 + e^{−K d})/K)²` with `K = 15/δ`; it acts within about
 /// `δ` above the plane.
-pub fn log_exp<T: DualNum<f64> + Copy>(d: T, k1: f64) -> T {
+pub fn log_exp<T: Scalar>(d: T, k1: f64) -> T {
     let sp = softplus(d * (-k1)) / k1;
     sp * sp
 }
@@ -84,7 +84,7 @@ pub fn log_exp_d(d: f64, k1: f64) -> (f64, f64, f64) {
 /// Activation ramp `a(s) = clamp(s/ε, 0, 1)` integrated against `(s − c)`:
 /// `∫₀^s a(σ)(σ − c) dσ`, the potential of the spring–damper ground (snake
 /// paper eq. 3) with a smoothed contact switch of width `ε` (m).
-pub fn ramp_integral<T: DualNum<f64> + Copy>(s: T, c: T, eps: f64) -> T {
+pub fn ramp_integral<T: Scalar>(s: T, c: T, eps: f64) -> T {
     let r = s.re();
     if r <= 0.0 {
         T::from(0.0)
@@ -117,7 +117,7 @@ pub fn ramp_integral_d(s: f64, c: f64, eps: f64) -> (f64, f64, f64) {
 /// Smooth Coulomb dissipation `Φ(s) = (2/K) ln cosh(K s/2)`, whose slope is
 /// MAT-DiSMech's `γ = 2/(1 + e^{−K s}) − 1 = tanh(K s/2)` (eq. 23), written in
 /// terms of `r = s²` so it stays smooth at rest.
-pub fn coulomb_potential<T: DualNum<f64> + Copy>(r: T, k2: f64) -> T {
+pub fn coulomb_potential<T: Scalar>(r: T, k2: f64) -> T {
     let zz = r * (k2 * k2 / 4.0); // z² with z = K s/2
     if zz.re() < 1e-6 {
         // (2/K)(z²/2 − z⁴/12 + z⁶/45)

@@ -18,13 +18,14 @@
 //! }
 //! ```
 
-use crate::energy::Energy;
 use crate::error::{CoreError, Result};
 use crate::integrator::Integrator;
 use crate::model::{Model, ModelBuilder};
 use crate::motion::Motion;
 use crate::newton::NewtonSettings;
 use crate::params::ParamChannel;
+use crate::registry::spec_from_json;
+use crate::simulator::Simulator;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -88,7 +89,7 @@ fn default_integrator() -> Integrator {
 
 /// How a scene asks to be run.
 #[derive(Debug, Clone)]
-pub struct RunSpec {
+pub struct RunSettings {
     /// Optional name.
     pub name: Option<String>,
     /// Time integrator.
@@ -99,6 +100,24 @@ pub struct RunSpec {
     pub steps: usize,
     /// Newton settings.
     pub newton: NewtonSettings,
+}
+
+/// A scene's model with how to run it.
+#[derive(Debug)]
+pub struct SceneModel {
+    /// The model.
+    pub model: Model,
+    /// Integrator, step, steps, Newton settings.
+    pub settings: RunSettings,
+}
+
+/// A scene ready to step: its simulator and how many steps it asks for.
+#[derive(Debug)]
+pub struct SceneSimulator {
+    /// The simulator, at the scene's initial state.
+    pub simulator: Simulator,
+    /// Integrator, step, steps, Newton settings.
+    pub settings: RunSettings,
 }
 
 /// A scene file.
@@ -153,21 +172,24 @@ pub struct Scene {
 }
 
 impl Scene {
-    /// Parses a scene from JSON text; `origin` names it in errors.
+    /// Parses a scene from JSON text; `origin` names it in errors. Text
+    /// after the JSON document is an error.
     pub fn from_json(text: &str, origin: &str) -> Result<Self> {
         let de = &mut serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize(de).map_err(|e| {
+        let scene: Self = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
             let path = e.path().to_string();
-            let inner = e.into_inner();
             CoreError::Scene {
                 path: origin.to_string(),
-                message: if path.is_empty() || path == "." {
-                    inner.to_string()
-                } else {
-                    format!("at `{path}`: {inner}")
-                },
+                field: if path == "." { String::new() } else { path },
+                message: e.into_inner().to_string(),
             }
-        })
+        })?;
+        de.end().map_err(|e| CoreError::Scene {
+            path: origin.to_string(),
+            field: String::new(),
+            message: format!("unexpected text after the scene: {e}"),
+        })?;
+        Ok(scene)
     }
     /// Reads and parses a scene file.
     pub fn from_file(path: &Path) -> Result<Self> {
@@ -190,7 +212,8 @@ impl Scene {
             };
             crate::plugin::load(&path).map_err(|e| CoreError::Scene {
                 path: self.origin(),
-                message: format!("at `plugins[{i}]`: {e}"),
+                field: format!("plugins[{i}]"),
+                message: e.to_string(),
             })?;
         }
         Ok(())
@@ -200,106 +223,74 @@ impl Scene {
         self.name.clone().unwrap_or_else(|| "scene".into())
     }
 
-    /// Turns the scene's energy JSON into energies: a runtime (plugin) energy
-    /// of that name if one is loaded, otherwise a built-in one.
-    fn energy_objects(&self) -> Result<Vec<Box<dyn Energy>>> {
-        let mut out = Vec::with_capacity(self.energies.len());
-        for (i, v) in self.energies.iter().enumerate() {
-            let name = v
-                .get("type")
-                .and_then(|t| t.as_str())
-                .ok_or_else(|| CoreError::Scene {
-                    path: self.origin(),
-                    message: format!(
-                        "at `energies[{i}]`: missing string field `type` naming the energy"
-                    ),
-                })?;
-            if let Some(e) = crate::plugin::construct(name, &v.to_string()) {
-                out.push(e.map_err(|e| CoreError::Scene {
-                    path: self.origin(),
-                    message: format!("at `energies[{i}]`: {e}"),
-                })?);
-                continue;
-            }
-            let e: Box<dyn Energy> = serde_path_to_error::deserialize(v).map_err(|e| {
-                let path = e.path().to_string();
-                let mut message = e.into_inner().to_string();
-                if message.contains("unknown variant") {
-                    let runtime: Vec<String> = crate::plugin::runtime_energies()
-                        .into_iter()
-                        .map(|r| r.name)
-                        .collect();
-                    if !runtime.is_empty() {
-                        message.push_str(&format!(" (plugin energies: {})", runtime.join(", ")));
-                    }
-                }
-                CoreError::Scene {
-                    path: self.origin(),
-                    message: if path.is_empty() || path == "." {
-                        format!("at `energies[{i}]`: {message}")
-                    } else {
-                        format!("at `energies[{i}].{path}`: {message}")
-                    },
-                }
-            })?;
-            out.push(e);
-        }
-        Ok(out)
-    }
-    /// Loads the scene's plugins, builds the model it describes and returns it
-    /// with how to run it.
-    pub fn build(self) -> Result<(Model, RunSpec)> {
-        let run = RunSpec {
+    /// Loads the scene's plugins, builds the model it describes and returns
+    /// it with how to run it.
+    pub fn build(self) -> Result<SceneModel> {
+        let settings = RunSettings {
             name: self.name.clone(),
             integrator: self.integrator,
             dt: self.dt,
             steps: self.steps,
             newton: self.newton,
         };
-        Ok((self.build_model()?, run))
+        Ok(SceneModel {
+            model: self.build_model()?,
+            settings,
+        })
     }
 
-    /// Builds the model and a simulator ready to step it; also returns the step count.
-    pub fn into_simulator(self) -> Result<(crate::simulator::Simulator, usize)> {
-        let (model, run) = self.build()?;
-        let sim = crate::simulator::Simulator::new(model, run.integrator, run.dt, run.newton)?;
-        Ok((sim, run.steps))
+    /// Builds the model and a simulator ready to step it.
+    pub fn into_simulator(self) -> Result<SceneSimulator> {
+        let SceneModel { model, settings } = self.build()?;
+        let s = &settings;
+        let simulator = Simulator::new(model, s.integrator, s.dt, s.newton)?;
+        Ok(SceneSimulator {
+            simulator,
+            settings,
+        })
     }
 
     /// Loads the scene's plugins and builds the model it describes.
     pub fn build_model(self) -> Result<Model> {
         self.load_plugins()?;
-        let energies = self.energy_objects()?;
-        let err = |m: String| CoreError::Model(m);
+        let origin = self.origin();
+        let mut specs = Vec::with_capacity(self.energies.len());
+        for (i, v) in self.energies.iter().enumerate() {
+            specs.push(spec_from_json(v, &origin, &format!("energies[{i}]"))?);
+        }
         let mut b = ModelBuilder::new(self.dim)?;
         let n = self.nodes.len();
         let masses: Vec<f64> = match &self.mass {
             MassSpec::Uniform(m) => vec![*m; n],
             MassSpec::PerNode(v) => {
                 if v.len() != n {
-                    return Err(err(format!("`mass` has {} entries for {n} nodes", v.len())));
+                    return Err(CoreError::Count {
+                        field: "mass".into(),
+                        found: v.len(),
+                        expected: n,
+                    });
                 }
                 v.clone()
             }
         };
-        for (i, (pos, m)) in self.nodes.iter().zip(&masses).enumerate() {
-            b.add_node(pos, *m)
-                .map_err(|e| err(format!("`nodes[{i}]`: {e}")))?;
+        for (pos, m) in self.nodes.iter().zip(&masses) {
+            b.add_node(pos, *m)?;
         }
         if let Some(vel) = &self.velocities {
             if vel.len() != n {
-                return Err(err(format!(
-                    "`velocities` has {} entries for {n} nodes",
-                    vel.len()
-                )));
+                return Err(CoreError::Count {
+                    field: "velocities".into(),
+                    found: vel.len(),
+                    expected: n,
+                });
             }
             for (i, v) in vel.iter().enumerate() {
                 if v.len() != self.dim {
-                    return Err(err(format!(
-                        "`velocities[{i}]` has {} components, expected {}",
-                        v.len(),
-                        self.dim
-                    )));
+                    return Err(CoreError::Count {
+                        field: format!("velocities[{i}]"),
+                        found: v.len(),
+                        expected: self.dim,
+                    });
                 }
                 for (a, &va) in v.iter().enumerate() {
                     let d = b.layout().node_dof(i, a, "velocities")?;
@@ -311,37 +302,141 @@ impl Scene {
             b.add_extra_dof(&x.kind, x.value, x.inertia);
         }
         for (k, pm) in self.point_masses.iter().enumerate() {
-            b.add_point_mass(pm.node, pm.mass)
-                .map_err(|e| err(format!("`point_masses[{k}]`: {e}")))?;
+            let field = format!("point_masses[{k}]");
+            b.layout().node_dof(pm.node, 0, &format!("{field}.node"))?;
+            b.add_point_mass(pm.node, pm.mass)?;
         }
         for (k, c) in self.constraints.iter().enumerate() {
-            let ctx = format!("constraints[{k}]");
+            let field = format!("constraints[{k}]");
+            let motion = c.motion.clone().unwrap_or(Motion::Fixed);
             match (c.node, c.dof) {
                 (Some(node), None) => {
                     let axes = c.axes.clone().unwrap_or_else(|| (0..self.dim).collect());
                     for a in axes {
-                        if a >= self.dim {
-                            return Err(err(format!(
-                                "`{ctx}.axes`: axis {a} does not exist in {}-D",
-                                self.dim
-                            )));
-                        }
-                        let d = b.layout().node_dof(node, a, &format!("`{ctx}.node`"))?;
-                        b.constrain(d, c.motion.clone().unwrap_or(Motion::Fixed))?;
+                        let d = b.layout().node_dof(node, a, &format!("{field}.node"))?;
+                        b.constrain(d, motion.clone())?;
                     }
                 }
-                (None, Some(dof)) => b
-                    .constrain(dof, c.motion.clone().unwrap_or(Motion::Fixed))
-                    .map_err(|e| err(format!("`{ctx}.dof`: {e}")))?,
-                _ => return Err(err(format!("`{ctx}`: give exactly one of `node` or `dof`"))),
+                (None, Some(dof)) => {
+                    let count = b.q0().len();
+                    if dof >= count {
+                        return Err(CoreError::DofOutOfRange {
+                            field: format!("{field}.dof"),
+                            index: dof,
+                            count,
+                        });
+                    }
+                    b.constrain(dof, motion)?;
+                }
+                _ => {
+                    return Err(CoreError::inconsistent(
+                        field,
+                        "give exactly one of `node` or `dof`",
+                    ));
+                }
             }
         }
         for c in &self.params {
             b.add_param(c.clone())?;
         }
-        for e in energies {
-            b.add_energy(e);
+        for s in specs {
+            b.add_boxed(s);
         }
         b.build()
     }
+}
+
+/// The scene of `model` (a model without extra DOFs or prescribed motions,
+/// such as a robot assembled in code) with the run `settings`: node
+/// positions, velocities and masses, parameter channels and every energy by
+/// its registered name. Loading it rebuilds the same model (floats are
+/// written in shortest round-trip form).
+pub fn scene_json(model: &Model, settings: &RunSettings) -> Result<serde_json::Value> {
+    use serde_json::json;
+    let layout = model.layout();
+    if layout
+        .dof_kinds()
+        .iter()
+        .any(|k| !matches!(k, crate::layout::DofKind::Position { .. }))
+    {
+        return Err(CoreError::Unsupported(
+            "scene export: models with extra DOFs are not supported yet",
+        ));
+    }
+    if model.constraints().iter().any(Option::is_some) {
+        return Err(CoreError::Unsupported(
+            "scene export: models with prescribed motions are not supported yet",
+        ));
+    }
+    let dim = layout.dim();
+    let n = layout.n_nodes();
+    let (mut nodes, mut mass, mut vel) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    for &d0 in layout.node_base() {
+        nodes.push(model.q0()[d0..d0 + dim].to_vec());
+        vel.push(model.v0()[d0..d0 + dim].to_vec());
+        mass.push(model.mass()[d0]);
+    }
+    let energies = model
+        .specs()
+        .iter()
+        .map(|e| crate::spec::to_json(e.as_ref()))
+        .collect::<Result<Vec<_>>>()?;
+    let mut scene = json!({
+        "name": settings.name,
+        "dim": dim,
+        "nodes": nodes,
+        "mass": mass,
+        "params": model.params(),
+        "energies": energies,
+        "integrator": settings.integrator,
+        "dt": settings.dt,
+        "steps": settings.steps,
+    });
+    if model.v0().iter().any(|v| *v != 0.0) {
+        scene["velocities"] = json!(vel);
+    }
+    Ok(scene)
+}
+
+/// Pretty JSON with every innermost array of numbers on one line
+/// (`[0, 1, 10, 55]` instead of six lines), the rest indented.
+pub fn to_pretty_json(v: &serde_json::Value) -> String {
+    let pretty = serde_json::to_string_pretty(v).unwrap_or_default();
+    let b = pretty.as_bytes();
+    let mut out = String::with_capacity(pretty.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'[' {
+            let close = b[i + 1..]
+                .iter()
+                .position(|&c| c == b']')
+                .map(|k| i + 1 + k);
+            if let Some(j) = close
+                && b[i + 1..j]
+                    .iter()
+                    .all(|c| c.is_ascii_digit() || b" \n\r\t,.-+eE".contains(c))
+            {
+                let items: Vec<&str> = pretty[i + 1..j]
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                out.push('[');
+                out.push_str(&items.join(", "));
+                out.push(']');
+                i = j + 1;
+                continue;
+            }
+        }
+        let Some(ch) = pretty[i..].chars().next() else {
+            break;
+        };
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    out
 }

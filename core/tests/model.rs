@@ -1,78 +1,68 @@
 //! Core mechanisms with energies written only as generic elements (dual-number
 //! fallback): extra scalar DOFs with inertia, prescribed motions, parameter
-//! schedules, and the derivative-check utility on a fallback-only energy.
+//! schedules, energies that declare their own DOFs, the derivative-check
+//! utility on a fallback-only energy, and the panic guard of plugin energies.
 
 use pliant_core::derivcheck::{Tolerances, check};
-use pliant_core::element::{Ctx, Element, ElementSet, Elements};
-use pliant_core::num_dual::DualNum;
 use pliant_core::{
-    BindInfo, Energy, EvalState, Integrator, ModelBuilder, Motion, NewtonSettings, ParamChannel,
-    ParamKind, Result, Simulator,
+    BindInfo, Block, Ctx, Declare, Element, ElementSet, Elements, Energy, EnergySpec, EvalState,
+    Integrator, ModelBuilder, Motion, NewtonSettings, ParamChannel, Result, Scalar, Simulator,
+    Stencil,
 };
 use serde::{Deserialize, Serialize};
 
 /// A torsion spring on one extra DOF θ with a controllable rest angle:
-/// `E = k/2 (θ − θ̄)²`, k in N·m/rad, θ̄ from channel "rest".
+/// `E = k/2 (θ − θ̄)²`, k in N·m/rad, θ̄ from a channel.
 #[derive(Debug, Clone)]
 struct TorsionEl {
-    dof: usize,
-    rest: usize,
+    dof: [usize; 1],
+    rest: String,
     k: f64,
 }
 
-impl Element<1, 1> for TorsionEl {
-    fn dofs(&self) -> [usize; 1] {
-        [self.dof]
+impl Element for TorsionEl {
+    type Size = Stencil<1, 1>;
+    fn nodes(&self) -> &[usize] {
+        &[]
     }
-    fn params(&self) -> [usize; 1] {
-        [self.rest]
+    fn extra_dofs(&self) -> &[usize] {
+        &self.dof
     }
-    fn energy<D: DualNum<f64> + Copy>(&self, x: &[D; 1], _: &[D; 1], p: &[D; 1], _: &Ctx) -> D {
+    fn channels(&self) -> impl IntoIterator<Item = Option<&str>> {
+        [Some(self.rest.as_str())]
+    }
+    fn energy<D: Scalar>(&self, x: &[D], _: &[D], p: &[D], _: &Ctx) -> D {
         let d = x[0] - p[0];
         d * d * (0.5 * self.k)
     }
 }
 
+/// A torsion spring on a given DOF, reading channel `rest`.
 #[derive(Debug, Serialize, Deserialize)]
 struct Torsion {
     dof: usize,
     k: f64,
-    #[serde(skip)]
-    bound: Option<Elements<TorsionEl, 1, 1>>,
 }
 
-#[typetag::serde(name = "test_torsion")]
-impl Energy for Torsion {
-    fn bind(&mut self, info: &BindInfo) -> Result<()> {
-        let rest = info.layout.param("rest", "test_torsion")?;
-        self.bound = Some(Elements::new(vec![TorsionEl {
-            dof: self.dof,
-            rest,
+impl EnergySpec for Torsion {
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        let el = TorsionEl {
+            dof: [self.dof],
+            rest: "rest".into(),
             k: self.k,
-        }]));
-        Ok(())
-    }
-    fn elements(&self) -> &dyn ElementSet {
-        self.bound.as_ref().unwrap()
+        };
+        Ok(Box::new(Elements::bind(vec![el], info, "torsion")?))
     }
 }
+pliant_core::register_energy!(Torsion = "test_torsion", "test torsion spring", "{}");
 
 fn twist_model(inertia: f64, k: f64, rest: Vec<(f64, f64)>) -> pliant_core::Model {
     let mut b = ModelBuilder::new(3).unwrap();
     b.add_node(&[0.0, 0.0, 0.0], 1.0).unwrap();
     let th = b.add_extra_dof("twist", 0.0, inertia);
-    b.add_param(ParamChannel {
-        name: "rest".into(),
-        kind: ParamKind::Control,
-        value: 0.0,
-        keyframes: rest,
-    })
-    .unwrap();
-    b.add_energy(Box::new(Torsion {
-        dof: th,
-        k,
-        bound: None,
-    }));
+    b.add_param(ParamChannel::control("rest", 0.0).with_keyframes(rest))
+        .unwrap();
+    b.add(Torsion { dof: th, k });
     b.build().unwrap()
 }
 
@@ -82,8 +72,8 @@ fn extra_dof_with_inertia_oscillates_at_its_natural_frequency() {
     let (inertia, k) = (2e-4, 0.05);
     let m = twist_model(inertia, k, vec![(0.0, 0.1), (10.0, 0.1)]);
     assert_eq!(
-        m.layout.dof_kinds()[3],
-        pliant_core::layout::DofKind::Extra {
+        m.layout().dof_kinds()[3],
+        pliant_core::DofKind::Extra {
             kind: "twist".into()
         }
     );
@@ -116,12 +106,61 @@ fn fallback_only_energy_passes_the_derivative_check() {
         dt: 0.01,
         t: 0.0,
     };
-    let r = check(m.energies[0].as_ref(), &s, &Tolerances::default());
+    let r = check(m.energies()[0].as_ref(), &s, &Tolerances::default());
     r.assert_within(&Tolerances::default());
     // ∂²E/∂θ∂θ̄ = −k.
     let mut pb = [0.0];
-    m.energies[0].param_blocks(&s, &mut pb);
+    m.energies()[0].elements().blocks(&s, Block::Param, &mut pb);
     assert!((pb[0] + 3.0).abs() < 1e-14);
+}
+
+#[test]
+fn a_2d_model_embeds_its_elements_in_the_plane() {
+    // A 2-D spring-like element written in 3-D: E = ½ k (|x_b − x_a| − L)².
+    #[derive(Debug, Clone)]
+    struct Link([usize; 2]);
+    impl Element for Link {
+        type Size = Stencil<6>;
+        fn nodes(&self) -> &[usize] {
+            &self.0
+        }
+        fn energy<D: Scalar>(&self, x: &[D], _: &[D], _: &[D], _: &Ctx) -> D {
+            let d = [x[3] - x[0], x[4] - x[1], x[5] - x[2]];
+            let l = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+            (l - 1.0) * (l - 1.0) * 50.0
+        }
+    }
+    #[derive(Debug, Serialize, Deserialize)]
+    struct Links;
+    impl EnergySpec for Links {
+        fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+            Ok(Box::new(Elements::bind(vec![Link([0, 1])], info, "links")?))
+        }
+    }
+    pliant_core::register_energy!(Links = "test_links_2d", "test", "{}");
+    let mut b = ModelBuilder::new(2).unwrap();
+    b.add_node(&[0.0, 0.0], 1.0).unwrap();
+    b.add_node(&[0.6, 0.8], 1.0).unwrap();
+    b.add(Links);
+    let m = b.build().unwrap();
+    let set = m.energies()[0].elements();
+    assert_eq!(set.stencil_size(), 4);
+    let mut d = [0; 4];
+    set.dofs(0, &mut d);
+    assert_eq!(d, [0, 1, 2, 3]);
+    let q = [0.0, 0.0, 1.2, 1.6];
+    let s = EvalState::at_rest(&q, &[], 0.01, 0.0);
+    // |e| = 2: gradient of node b is k (l − L) e/l = 100 · (0.6, 0.8).
+    let mut g = [0.0; 4];
+    m.energies()[0]
+        .elements()
+        .blocks(&s, Block::Gradient, &mut g);
+    assert!(
+        (g[2] - 60.0).abs() < 1e-12 && (g[3] - 80.0).abs() < 1e-12,
+        "{g:?}"
+    );
+    check(m.energies()[0].as_ref(), &s, &Tolerances::default())
+        .assert_within(&Tolerances::default());
 }
 
 #[test]
@@ -159,119 +198,157 @@ fn prescribed_motions_are_followed_exactly() {
 }
 
 #[test]
-fn unknown_parameter_channel_is_reported() {
+fn unknown_parameter_channel_is_reported_with_the_energy() {
     let mut b = ModelBuilder::new(3).unwrap();
     b.add_node(&[0.0, 0.0, 0.0], 1.0).unwrap();
     let th = b.add_extra_dof("twist", 0.0, 1.0);
-    b.add_energy(Box::new(Torsion {
-        dof: th,
-        k: 1.0,
-        bound: None,
-    }));
-    let e = b.build().unwrap_err().to_string();
+    b.add(Torsion { dof: th, k: 1.0 });
+    let e = b.build().unwrap_err();
     assert!(
-        e.contains("unknown parameter channel `rest`") && e.contains("none"),
+        matches!(e.innermost(), pliant_core::CoreError::UnknownParam { name, .. } if name == "rest"),
         "{e}"
+    );
+    let s = e.to_string();
+    assert!(
+        s.contains("energies[0] (test_torsion)") && s.contains("torsion[0]") && s.contains("none"),
+        "{s}"
     );
 }
 
 /// An energy that allocates its own twist DOF and rest-angle channel in
 /// `declare`, as a scene-loaded rod energy would.
 #[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct OwnTwist {
     k: f64,
-    #[serde(skip)]
-    dof: Option<usize>,
-    #[serde(skip)]
-    bound: Option<Elements<TorsionEl, 1, 1>>,
 }
 
-#[typetag::serde(name = "test_own_twist")]
-impl Energy for OwnTwist {
-    fn declare(&mut self, b: &mut ModelBuilder) -> Result<()> {
-        self.dof = Some(b.add_extra_dof("twist", 0.2, 1e-3));
-        b.add_param(ParamChannel {
-            name: "own_rest".into(),
-            kind: ParamKind::Design,
-            value: 0.0,
-            keyframes: vec![],
-        })?;
+impl EnergySpec for OwnTwist {
+    fn declare(&self, d: &mut Declare) -> Result<()> {
+        d.add_extra_dof("twist", 0.2, 1e-3);
+        d.add_param(ParamChannel::design("own_rest", 0.0))?;
         Ok(())
     }
-    fn bind(&mut self, info: &BindInfo) -> Result<()> {
-        let rest = info.layout.param("own_rest", "test_own_twist")?;
-        let dof = self.dof.expect("declared");
-        self.bound = Some(Elements::new(vec![TorsionEl {
-            dof,
-            rest,
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        let el = TorsionEl {
+            dof: [info.extra_dofs[0]],
+            rest: "own_rest".into(),
             k: self.k,
-        }]));
-        Ok(())
-    }
-    fn elements(&self) -> &dyn ElementSet {
-        self.bound.as_ref().unwrap()
+        };
+        Ok(Box::new(Elements::bind(vec![el], info, "own_twist")?))
     }
 }
+pliant_core::register_energy!(
+    OwnTwist = "test_own_twist",
+    "test",
+    r#"{"type": "test_own_twist", "k": 1}"#
+);
 
 #[test]
 fn energies_declare_their_own_dofs_and_channels() {
     let mut b = ModelBuilder::new(2).unwrap();
     b.add_node(&[0.0, 0.0], 1.0).unwrap();
-    let e: Box<dyn Energy> =
+    let e: Box<dyn EnergySpec> =
         serde_json::from_str(r#"{"type": "test_own_twist", "k": 2.0}"#).unwrap();
-    b.add_energy(e);
+    assert_eq!(e.type_name(), "test_own_twist");
+    assert_eq!(
+        pliant_core::to_json(e.as_ref()).unwrap(),
+        serde_json::json!({"type": "test_own_twist", "k": 2.0})
+    );
+    b.add_boxed(e);
     let m = b.build().unwrap();
     assert_eq!(m.n_dofs(), 3);
-    assert_eq!(m.q0[2], 0.2);
-    assert_eq!(m.layout.param_names(), ["own_rest".to_string()]);
+    assert_eq!(m.q0()[2], 0.2);
+    assert_eq!(m.layout().param_names(), ["own_rest".to_string()]);
     // Statics: the twist relaxes to its rest angle.
     let mut sim = Simulator::new(m, Integrator::Static, 1.0, NewtonSettings::default()).unwrap();
     sim.step().unwrap();
     assert!(sim.q()[2].abs() < 1e-9, "{}", sim.q()[2]);
+    // A field the energy does not have is refused, with its path.
+    let bad = serde_json::from_str::<Box<dyn EnergySpec>>(
+        r#"{"type": "test_own_twist", "k": 1, "kk": 2}"#,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(bad.contains("kk"), "{bad}");
 }
 
 /// An energy that panics once the twist passes 0.1 rad (a buggy plugin).
-#[derive(Debug, Serialize, Deserialize)]
-struct Panicky {
-    #[serde(skip)]
-    inner: Option<Torsion>,
+#[derive(Debug)]
+struct PanickyEnergy(Box<dyn Energy>);
+
+impl ElementSet for PanickyEnergy {
+    fn len(&self) -> usize {
+        self.0.elements().len()
+    }
+    fn stencil_size(&self) -> usize {
+        self.0.elements().stencil_size()
+    }
+    fn param_size(&self) -> usize {
+        self.0.elements().param_size()
+    }
+    fn uses_history(&self) -> bool {
+        false
+    }
+    fn dofs(&self, i: usize, out: &mut [usize]) {
+        self.0.elements().dofs(i, out)
+    }
+    fn params(&self, i: usize, out: &mut [usize]) {
+        self.0.elements().params(i, out)
+    }
+    fn value(&self, s: &EvalState) -> f64 {
+        self.0.elements().value(s)
+    }
+    fn blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]) {
+        assert!(
+            kind != Block::Hessian || s.q[3] < 0.1,
+            "plugin bug: twist too large"
+        );
+        self.0.elements().blocks(s, kind, out)
+    }
+    fn fallback_blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]) {
+        self.0.elements().fallback_blocks(s, kind, out)
+    }
 }
 
-#[typetag::serde(name = "test_panicky")]
-impl Energy for Panicky {
-    fn bind(&mut self, info: &BindInfo) -> Result<()> {
-        self.inner.as_mut().unwrap().bind(info)
-    }
+impl Energy for PanickyEnergy {
     fn elements(&self) -> &dyn ElementSet {
-        self.inner.as_ref().unwrap().elements()
-    }
-    fn hessian_blocks(&self, s: &EvalState, out: &mut [f64]) {
-        assert!(s.q[3] < 0.1, "plugin bug: twist too large");
-        self.inner.as_ref().unwrap().hessian_blocks(s, out)
+        self
     }
 }
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Panicky {
+    dof: usize,
+}
+
+impl EnergySpec for Panicky {
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        Ok(Box::new(PanickyEnergy(
+            Torsion {
+                dof: self.dof,
+                k: 1.0,
+            }
+            .bind(info)?,
+        )))
+    }
+}
+pliant_core::register_energy!(Panicky = "test_panicky", "test", "{}");
 
 #[test]
 fn a_panicking_guarded_energy_becomes_a_typed_error() {
-    use pliant_core::plugin::PanicGuard;
     let mut b = ModelBuilder::new(3).unwrap();
     b.add_node(&[0.0, 0.0, 0.0], 1.0).unwrap();
     let th = b.add_extra_dof("twist", 0.0, 1e-3);
-    b.add_param(ParamChannel {
-        name: "rest".into(),
-        kind: ParamKind::Control,
-        value: 0.5,
-        keyframes: vec![],
-    })
-    .unwrap();
-    let inner = Panicky {
-        inner: Some(Torsion {
-            dof: th,
-            k: 1.0,
-            bound: None,
-        }),
-    };
-    b.add_energy(Box::new(PanicGuard::new(Box::new(inner), "test_panicky")));
+    b.add_param(ParamChannel::control("rest", 0.5)).unwrap();
+    // Built as a plugin's energies are: through the guarded constructor.
+    let info = pliant_core::registry::builtin()
+        .into_iter()
+        .find(|i| i.name == "test_panicky")
+        .unwrap();
+    let spec =
+        pliant_core::plugin::guarded_construct(info, &format!(r#"{{"dof": {th}}}"#)).unwrap();
+    b.add_boxed(spec);
     let mut sim = Simulator::new(
         b.build().unwrap(),
         Integrator::Static,

@@ -22,6 +22,7 @@
 //! Step `k` (1-based) holds the value at its end time `t_k = k h`.
 
 use crate::error::{OptimError, Result};
+use pliant_core::Invalid;
 use pliant_core::Model;
 use serde::{Deserialize, Serialize};
 
@@ -96,41 +97,45 @@ impl Gait {
         self.free_motors().len() * self.keyframes
     }
     fn validate(&self) -> Result<()> {
-        let bad = |m: String| Err(OptimError::Input(format!("gait: {m}")));
-        if self.keyframes == 0 {
-            return bad("the keyframe count must be at least 1".into());
-        }
-        if self.cycle_steps == 0 || self.cycles == 0 {
-            return bad("cycle_steps and cycles must be at least 1".into());
-        }
+        let bad = |what: String, problem| Err(OptimError::inconsistent(what, problem));
+        let at_least_one = |field: &str, n: usize| {
+            Invalid::check(n >= 1, format!("gait.{field}"), n as f64, "at least 1")
+        };
+        at_least_one("keyframes", self.keyframes)?;
+        at_least_one("cycle_steps", self.cycle_steps)?;
+        at_least_one("cycles", self.cycles)?;
         if self.motors.is_empty() {
-            return bad("no motors".into());
+            return bad("gait.motors".into(), "a gait needs at least one motor");
         }
         for (m, mo) in self.motors.iter().enumerate() {
             if let Some(o) = mo.mirror_of {
                 if o >= self.motors.len() || self.motors[o].mirror_of.is_some() || o == m {
-                    return bad(format!(
-                        "motor {m} ({}) mirrors motor {o}, which is not a free motor",
-                        mo.name
-                    ));
+                    return bad(
+                        format!("gait.motors[{m}] ({}).mirror_of = {o}", mo.name),
+                        "a motor mirrors a free motor (one that mirrors none), not itself",
+                    );
                 }
                 if !self.keyframes.is_multiple_of(2) {
-                    return bad(format!(
-                        "motor {m} ({}) is mirrored half a period later, which needs an even keyframe count, not {}",
-                        mo.name, self.keyframes
-                    ));
+                    return bad(
+                        format!("gait.motors[{m}] ({}).mirror_of", mo.name),
+                        "a motor mirrored half a period later needs an even keyframe count",
+                    );
                 }
             }
             if mo.channels.is_empty() {
-                return bad(format!("motor {m} ({}) drives no channel", mo.name));
+                return bad(
+                    format!("gait.motors[{m}] ({}).channels", mo.name),
+                    "a motor drives at least one channel",
+                );
             }
         }
         if let Some((lo, hi)) = self.bounds
             && !(lo.is_finite() && hi.is_finite() && lo <= 0.0 && 0.0 <= hi && lo < hi)
         {
-            return bad(format!(
-                "bounds ({lo}, {hi}) must be finite with lo ≤ 0 ≤ hi, lo < hi"
-            ));
+            return bad(
+                format!("gait.bounds ({lo}, {hi})"),
+                "bounds must be finite with lo ≤ 0 ≤ hi and lo < hi",
+            );
         }
         Ok(())
     }
@@ -138,11 +143,11 @@ impl Gait {
     pub fn keys_from_z(&self, z: &[f64]) -> Result<Vec<f64>> {
         self.validate()?;
         if z.len() != self.nz() {
-            return Err(OptimError::Input(format!(
-                "gait: z has {} entries, the parameterization needs {}",
-                z.len(),
-                self.nz()
-            )));
+            return Err(OptimError::Size {
+                what: "gait keyframe values z",
+                found: z.len(),
+                expected: self.nz(),
+            });
         }
         let n = self.keyframes;
         let free = self.free_motors();
@@ -165,11 +170,11 @@ impl Gait {
         self.validate()?;
         let n = self.keyframes;
         if keys.len() != self.motors.len() * n {
-            return Err(OptimError::Input(format!(
-                "gait: {} keyframe values for {} motors × {n} keyframes",
-                keys.len(),
-                self.motors.len()
-            )));
+            return Err(OptimError::Size {
+                what: "gait keyframe values (motors × keyframes)",
+                found: keys.len(),
+                expected: self.motors.len() * n,
+            });
         }
         Ok(self
             .free_motors()
@@ -193,22 +198,23 @@ impl Gait {
     /// The control map on `model`'s channels.
     pub fn control_map(&self, model: &Model) -> Result<ControlMap> {
         self.validate()?;
-        let names = model.layout.param_names();
+        let names = model.layout().param_names();
         let mut channels: Vec<usize> = Vec::new();
         let mut motor_of: Vec<usize> = Vec::new();
         for (m, mo) in self.motors.iter().enumerate() {
             for c in &mo.channels {
                 let Some(idx) = names.iter().position(|nm| nm == c) else {
-                    return Err(OptimError::Input(format!(
-                        "gait: motor {m} ({}) drives channel {c:?}, which the model does not have (channels: {})",
-                        mo.name,
-                        names.join(", ")
-                    )));
+                    return Err(OptimError::Unknown {
+                        what: "parameter channel",
+                        name: c.clone(),
+                        known: names.to_vec(),
+                    });
                 };
                 if channels.contains(&idx) {
-                    return Err(OptimError::Input(format!(
-                        "gait: channel {c:?} is driven by two motors"
-                    )));
+                    return Err(OptimError::inconsistent(
+                        format!("gait.motors[{m}] ({}): channel `{c}`", mo.name),
+                        "a channel is driven by one motor only",
+                    ));
                 }
                 channels.push(idx);
                 motor_of.push(m);
@@ -270,17 +276,18 @@ impl ControlMap {
     /// channels replaced by the map's values.
     pub fn params(&self, base: &[f64], z: &[f64]) -> Result<Vec<Vec<f64>>> {
         if z.len() != self.nz {
-            return Err(OptimError::Input(format!(
-                "control map: z has {} entries, expected {}",
-                z.len(),
-                self.nz
-            )));
+            return Err(OptimError::Size {
+                what: "control map values z",
+                found: z.len(),
+                expected: self.nz,
+            });
         }
         if let Some(&c) = self.channels.iter().find(|&&c| c >= base.len()) {
-            return Err(OptimError::Input(format!(
-                "control map: channel {c} but {} parameters",
-                base.len()
-            )));
+            return Err(OptimError::Size {
+                what: "control map channel index (must be below the model's channel count)",
+                found: c,
+                expected: base.len(),
+            });
         }
         let nc = self.channels.len();
         Ok((1..=self.steps)
@@ -383,12 +390,10 @@ mod tests {
     fn bad_gaits_are_errors() {
         let mut g = gait(true);
         g.keyframes = 0;
-        assert!(
-            g.keys_from_z(&[])
-                .unwrap_err()
-                .to_string()
-                .contains("keyframe count")
-        );
+        assert!(matches!(
+            g.keys_from_z(&[]).unwrap_err(),
+            OptimError::Invalid(i) if i.field == "gait.keyframes" && i.value == 0.0
+        ));
         let mut g = gait(true);
         g.keyframes = 3;
         assert!(
@@ -399,6 +404,9 @@ mod tests {
         );
         let mut g = gait(false);
         g.bounds = Some((0.01, 0.02));
-        assert!(g.validate().is_err());
+        assert!(matches!(
+            g.validate().unwrap_err(),
+            OptimError::Inconsistent { what, .. } if what.contains("gait.bounds")
+        ));
     }
 }

@@ -8,7 +8,7 @@
 //! one solve with the step's factorization per column and step. For BDF1 this
 //! is exactly the block-lower-triangular recurrence of eq. 10.
 
-use pliant_core::simulator::mul_add;
+use pliant_core::sparse::mul_add;
 use pliant_core::{CoreError, Simulator};
 
 /// Final state of a rollout and its sensitivity to chosen parameter channels.
@@ -30,10 +30,11 @@ pub fn rollout_with_sensitivity(
 ) -> Result<RolloutSensitivity, CoreError> {
     let n = sim.q().len();
     if let Some(&bad) = wrt.iter().find(|&&j| j >= p.len()) {
-        return Err(CoreError::Model(format!(
-            "sensitivity requested for parameter {bad}, the model has {} channels",
-            p.len()
-        )));
+        return Err(CoreError::ParamOutOfRange {
+            field: "rollout_with_sensitivity wrt".into(),
+            index: bad,
+            count: p.len(),
+        });
     }
     let m = wrt.len();
     let mut sx = vec![vec![0.0; n]; m];

@@ -23,7 +23,7 @@ use crate::error::Result;
 use crate::objective::{Objective, Residuals, StepView};
 use crate::trajectory::Trajectory;
 use pliant_core::Simulator;
-use pliant_core::simulator::{mul_add, tr_mul_add};
+use pliant_core::sparse::{mul_add, tr_mul_add};
 
 /// The objective's residuals over a trajectory (rows ordered by step, then
 /// objective) and `O = ½‖r‖²`.
@@ -44,6 +44,8 @@ pub fn step_cost(
     c
 }
 
+/// The residuals of `objectives` over every step of `tr` (with the base
+/// parameter vector `base`), concatenated in objective order.
 pub fn residuals(tr: &Trajectory, base: &[f64], objectives: &[Box<dyn Objective>]) -> Vec<f64> {
     let mut r = Vec::new();
     let mut buf = Residuals::default();
@@ -60,24 +62,27 @@ pub fn residuals(tr: &Trajectory, base: &[f64], objectives: &[Box<dyn Objective>
 fn check_sizes(tr: &Trajectory, map: &ControlMap, base: &[f64]) -> Result<()> {
     let np = base.len();
     if tr.steps() != map.steps() {
-        return Err(crate::error::OptimError::Input(format!(
-            "trajectory has {} steps, the control map {}",
-            tr.steps(),
-            map.steps()
-        )));
+        return Err(crate::error::OptimError::Size {
+            what: "trajectory steps (the control map's)",
+            found: tr.steps(),
+            expected: map.steps(),
+        });
     }
     if let Some(p) = tr.p.first()
         && p.len() != np
     {
-        return Err(crate::error::OptimError::Input(format!(
-            "trajectory has {} parameters per step, the base vector {np}",
-            p.len()
-        )));
+        return Err(crate::error::OptimError::Size {
+            what: "trajectory parameters per step (the base vector's)",
+            found: p.len(),
+            expected: np,
+        });
     }
     if let Some(&c) = map.channels().iter().find(|&&c| c >= np) {
-        return Err(crate::error::OptimError::Input(format!(
-            "control map drives parameter {c}, the model has {np}"
-        )));
+        return Err(crate::error::OptimError::Size {
+            what: "control map channel index (must be below the model's channel count)",
+            found: c,
+            expected: np,
+        });
     }
     Ok(())
 }

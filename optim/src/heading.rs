@@ -15,6 +15,7 @@
 
 use crate::error::{OptimError, Result};
 use crate::objective::{Objective, Residuals, StepView};
+use pliant_core::Invalid;
 use pliant_core::Model;
 
 /// Heading tracking objective (see the module docs).
@@ -31,9 +32,10 @@ pub struct Heading {
 
 fn dofs(model: &Model, nodes: &[usize], axes: [usize; 2], what: &str) -> Result<[Vec<usize>; 2]> {
     if nodes.is_empty() {
-        return Err(OptimError::Input(format!(
-            "heading: the {what} node set is empty"
-        )));
+        return Err(OptimError::Inconsistent {
+            what: format!("heading: the {what} node set"),
+            problem: "is empty",
+        });
     }
     let mut out = [
         Vec::with_capacity(nodes.len()),
@@ -41,7 +43,7 @@ fn dofs(model: &Model, nodes: &[usize], axes: [usize; 2], what: &str) -> Result<
     ];
     for (a, axis) in axes.into_iter().enumerate() {
         for &n in nodes {
-            out[a].push(model.layout.node_dof(n, axis, "heading objective")?);
+            out[a].push(model.layout().node_dof(n, axis, "heading objective")?);
         }
     }
     Ok(out)
@@ -61,20 +63,21 @@ impl Heading {
         weight: f64,
     ) -> Result<Self> {
         if axes[0] == axes[1] {
-            return Err(OptimError::Input(format!(
-                "heading: the two axes must differ, got {axes:?}"
-            )));
+            return Err(OptimError::inconsistent(
+                format!("heading: axes {axes:?}"),
+                "the two axes must differ",
+            ));
         }
         if !(weight.is_finite() && weight > 0.0) {
-            return Err(OptimError::Input(format!(
-                "heading: weight must be positive, got {weight}"
-            )));
+            return Err(Invalid::new("heading weight", weight, "positive and finite").into());
         }
         if let Some((k, t)) = targets.iter().enumerate().find(|(_, t)| !t.is_finite()) {
-            return Err(OptimError::Input(format!(
-                "heading: target of step {} is {t}",
-                k + 1
-            )));
+            return Err(Invalid::new(
+                format!("heading target of step {}", k + 1),
+                *t,
+                "finite (rad)",
+            )
+            .into());
         }
         Ok(Self {
             front: dofs(model, front, axes, "front")?,
@@ -169,7 +172,7 @@ mod tests {
     fn angle_and_residual_match_the_definition() {
         let m = model();
         let h = Heading::new(&m, [0, 1], &[0, 1], &[2, 3], vec![0.3], 2.0).unwrap();
-        let mut x = m.q0.clone();
+        let mut x = m.q0().to_vec();
         // Rotate the front nodes' centroid to 45°.
         x[6] = 0.5;
         x[7] = 0.5;
@@ -187,11 +190,12 @@ mod tests {
     fn jacobian_matches_central_differences() {
         let m = model();
         let h = Heading::new(&m, [0, 1], &[0, 1], &[2, 3], vec![-0.7], 3.0).unwrap();
-        let x: Vec<f64> =
-            m.q0.iter()
-                .enumerate()
-                .map(|(i, v)| v + 0.05 * ((i * 7 % 5) as f64 - 2.0))
-                .collect();
+        let x: Vec<f64> = m
+            .q0()
+            .iter()
+            .enumerate()
+            .map(|(i, v)| v + 0.05 * ((i * 7 % 5) as f64 - 2.0))
+            .collect();
         let mut out = Residuals::default();
         h.eval(&view(&x, &[]), &mut out);
         let mut jac = vec![[0.0; 2]; x.len()];

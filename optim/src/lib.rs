@@ -6,12 +6,14 @@
 //! parameters), objectives in residual form ([`objective`], [`heading`]), control
 //! reparameterizations ([`controls`]), the shooting problem with argmin
 //! adapters ([`shooting`]) and optimization runs with progress and
-//! checkpoints ([`optimize`]).
+//! checkpoints ([`mod@optimize`]).
 //!
 //! The engine exposes, at every converged step, the factorized `∂g_k/∂x_k` and
 //! the blocks `∂g_k/∂x_{k−1}`, `∂g_k/∂v_{k−1}`, `∂g_k/∂p_k`
 //! ([`pliant_core::StepDerivatives`]); this crate builds the recurrences on
 //! them. SI units throughout.
+
+#![warn(missing_docs)]
 
 pub mod controls;
 pub mod error;
@@ -39,3 +41,9 @@ pub use optimize::{
 };
 pub use shooting::{BoundHandling, Shooting, ShootingStats};
 pub use trajectory::{Memory, Trajectory, rollout};
+
+/// Locks `m`; a lock poisoned by a panic elsewhere still gives its data
+/// (the caches and statistics behind these locks stay consistent).
+pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

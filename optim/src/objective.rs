@@ -7,6 +7,7 @@
 //! contributes its residual rows at every step.
 
 use crate::error::{OptimError, Result};
+use pliant_core::Invalid;
 use pliant_core::Model;
 
 /// What a step's residuals may depend on.
@@ -73,26 +74,25 @@ pub struct CentreOfMass {
 impl CentreOfMass {
     /// The centre of mass of `model` along the given coordinate axes.
     pub fn new(model: &Model, axes: &[usize]) -> Result<Self> {
-        let dim = model.layout.dim();
+        let dim = model.layout().dim();
         if let Some(&a) = axes.iter().find(|&&a| a >= dim) {
-            return Err(OptimError::Input(format!(
-                "centre of mass: axis {a} in a {dim}-D model"
-            )));
+            return Err(pliant_core::CoreError::AxisOutOfRange {
+                field: "centre of mass axes".into(),
+                axis: a,
+                dim,
+            }
+            .into());
         }
         let mut out = Vec::new();
         for &a in axes {
             let mut w = Vec::new();
             let mut total = 0.0;
-            for node in 0..model.layout.n_nodes() {
-                let d = model.layout.node_dof(node, a, "centre of mass")?;
-                total += model.mass[d];
-                w.push((d, model.mass[d]));
+            for node in 0..model.layout().n_nodes() {
+                let d = model.layout().node_dof(node, a, "centre of mass")?;
+                total += model.mass()[d];
+                w.push((d, model.mass()[d]));
             }
-            if total <= 0.0 {
-                return Err(OptimError::Input(
-                    "centre of mass: the model's nodes have no mass".into(),
-                ));
-            }
+            Invalid::positive("total node mass", total, "kg")?;
             w.iter_mut().for_each(|e| e.1 /= total);
             out.push(w);
         }
@@ -134,17 +134,15 @@ impl ComPath {
             .enumerate()
             .find(|(_, t)| t.len() != axes.len())
         {
-            return Err(OptimError::Input(format!(
-                "COM path: target {} has {} components for {} axes",
-                k + 1,
-                t.len(),
-                axes.len()
-            )));
+            let _ = k + 1;
+            return Err(OptimError::Size {
+                what: "COM path target components (one per axis)",
+                found: t.len(),
+                expected: axes.len(),
+            });
         }
         if !(weight.is_finite() && weight > 0.0) {
-            return Err(OptimError::Input(format!(
-                "COM path: weight must be positive, got {weight}"
-            )));
+            return Err(Invalid::new("COM path weight", weight, "positive and finite").into());
         }
         Ok(Self {
             com,
@@ -211,11 +209,11 @@ impl AverageVelocity {
     pub fn new(model: &Model, axes: &[usize], target: Vec<f64>, weight: f64) -> Result<Self> {
         let com = CentreOfMass::new(model, axes)?;
         if target.len() != axes.len() {
-            return Err(OptimError::Input(format!(
-                "average velocity: {} target components for {} axes",
-                target.len(),
-                axes.len()
-            )));
+            return Err(OptimError::Size {
+                what: "average velocity target components (one per axis)",
+                found: target.len(),
+                expected: axes.len(),
+            });
         }
         Ok(Self {
             com,
@@ -274,7 +272,7 @@ impl ControlSmoothness {
             .iter()
             .map(|c| {
                 model
-                    .layout
+                    .layout()
                     .param(c, "control smoothness objective")
                     .map_err(OptimError::from)
             })

@@ -16,6 +16,7 @@ use argmin::solver::linesearch::{BacktrackingLineSearch, MoreThuenteLineSearch};
 use argmin::solver::quasinewton::LBFGS;
 use argmin_checkpointing_file::FileCheckpoint;
 use nalgebra::{DMatrix, DVector};
+use pliant_core::Invalid;
 use serde::{Serialize, de::DeserializeOwned};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -129,11 +130,11 @@ struct Progress {
 
 impl<I: State<Float = f64, Param = DVector<f64>>> Observe<I> for Progress {
     fn observe_iter(&mut self, state: &I, _kv: &KV) -> std::result::Result<(), ArgminError> {
-        let st = self.problem_stats.lock().expect("not poisoned").clone();
+        let st = crate::lock(&self.problem_stats).clone();
         let step = match state.get_param() {
             Some(w) => {
                 let z = z_from_w(self.transform, w.as_slice());
-                let mut last = self.last_z.lock().expect("not poisoned");
+                let mut last = crate::lock(&self.last_z);
                 let step = z
                     .iter()
                     .zip(last.iter())
@@ -159,7 +160,7 @@ impl<I: State<Float = f64, Param = DVector<f64>>> Observe<I> for Progress {
         if let Some(cb) = self.callback.as_mut() {
             cb(&rec);
         }
-        self.history.lock().expect("not poisoned").push(rec);
+        crate::lock(&self.history).push(rec);
         Ok(())
     }
 }
@@ -192,7 +193,7 @@ where
     fn load(&self) -> std::result::Result<Option<(S, State64<G, J, H, R>)>, ArgminError> {
         let loaded = Checkpoint::<S, State64<G, J, H, R>>::load(&self.file)?;
         if let Some(w) = loaded.as_ref().and_then(|(_, st)| st.get_param()) {
-            *self.last_z.lock().expect("not poisoned") = z_from_w(self.transform, w.as_slice());
+            *crate::lock(&self.last_z) = z_from_w(self.transform, w.as_slice());
         }
         Ok(loaded.map(|(s, st)| (s, st.max_iters(self.max_iters))))
     }
@@ -210,18 +211,16 @@ pub fn optimize(
     progress: Option<ProgressFn>,
 ) -> Result<(OptimizeResult, Shooting)> {
     if z0.len() != problem.map().nz() {
-        return Err(OptimError::Input(format!(
-            "optimize: z0 has {} entries, the parameterization needs {}",
-            z0.len(),
-            problem.map().nz()
-        )));
+        return Err(OptimError::Size {
+            what: "initial keyframe values z0",
+            found: z0.len(),
+            expected: problem.map().nz(),
+        });
     }
     if let Some((lo, hi)) = problem.map().bounds()
         && let Some(z) = z0.iter().find(|z| !(**z >= lo && **z <= hi))
     {
-        return Err(OptimError::Input(format!(
-            "optimize: initial value {z} outside the bounds [{lo}, {hi}]"
-        )));
+        return Err(Invalid::new("z0", *z, format!("within the bounds [{lo}, {hi}]")).into());
     }
     // Levenberg–Marquardt keeps the bounds itself (projection); the other
     // solvers get the tanh parameterization.
@@ -299,7 +298,7 @@ pub fn optimize(
         Method::GaussNewton { .. } => 0.5 * objective * objective,
         Method::LevenbergMarquardt { .. } | Method::Lbfgs { .. } => objective,
     };
-    let history = history.lock().expect("not poisoned").clone();
+    let history = crate::lock(&history).clone();
     Ok((
         OptimizeResult {
             z: shooting.z_of(w.as_slice()),
@@ -372,7 +371,7 @@ struct StatsMirror {
 
 impl StatsMirror {
     fn sync(&self) {
-        *self.stats.lock().expect("not poisoned") = self.inner.stats();
+        *crate::lock(&self.stats) = self.inner.stats();
     }
 }
 

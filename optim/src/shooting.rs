@@ -31,6 +31,7 @@ use crate::objective::Objective;
 use crate::trajectory::{Memory, Trajectory, rollout};
 use argmin::core::{CostFunction, Error as ArgminError, Gradient, Jacobian, Operator};
 use nalgebra::{DMatrix, DVector};
+use pliant_core::Invalid;
 use pliant_core::Simulator;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -123,18 +124,22 @@ impl Shooting {
         objectives: Vec<Box<dyn Objective>>,
     ) -> Result<Self> {
         if objectives.is_empty() {
-            return Err(OptimError::Input("shooting: no objective".into()));
+            return Err(OptimError::inconsistent(
+                "shooting",
+                "a shooting problem needs at least one objective",
+            ));
         }
         let model = sim.model();
-        let mut x0 = model.q0.clone();
+        let mut x0 = model.q0().to_vec();
         model.apply_constraints(&mut x0, 0.0);
-        let v0 = model.v0.clone();
+        let v0 = model.v0().to_vec();
         let base = model.params_at(0.0);
         if let Some(&c) = map.channels().iter().find(|&&c| c >= base.len()) {
-            return Err(OptimError::Input(format!(
-                "shooting: control map drives parameter {c}, the model has {}",
-                base.len()
-            )));
+            return Err(OptimError::Size {
+                what: "control map channel index (must be below the model's channel count)",
+                found: c,
+                expected: base.len(),
+            });
         }
         Ok(Self {
             inner: Mutex::new(Inner {
@@ -164,11 +169,13 @@ impl Shooting {
     /// Adds the residual `√λ ρ (w − w_ref)` (see the module docs); `λ` in
     /// the units of the objective per unit of `z` squared.
     pub fn with_regularization(mut self, lambda: f64, z_ref: Vec<f64>) -> Result<Self> {
-        if z_ref.len() != self.map.nz() || !lambda.is_finite() || lambda < 0.0 {
-            return Err(OptimError::Input(format!(
-                "shooting: regularization needs λ ≥ 0 and {} reference values",
-                self.map.nz()
-            )));
+        Invalid::non_negative("regularization λ", lambda, "objective units per z²")?;
+        if z_ref.len() != self.map.nz() {
+            return Err(OptimError::Size {
+                what: "regularization reference values",
+                found: z_ref.len(),
+                expected: self.map.nz(),
+            });
         }
         self.regularization = Some((lambda, z_ref));
         Ok(self)
@@ -176,8 +183,17 @@ impl Shooting {
     /// Starts rollouts from `(x0, v0)` instead of the model's initial state
     /// (e.g. a robot settled on the ground).
     pub fn with_initial_state(mut self, x0: Vec<f64>, v0: Vec<f64>) -> Result<Self> {
-        if x0.len() != self.x0.len() || v0.len() != self.v0.len() {
-            return Err(OptimError::Input("shooting: initial state size".into()));
+        for (what, found, expected) in [
+            ("initial positions", x0.len(), self.x0.len()),
+            ("initial velocities", v0.len(), self.v0.len()),
+        ] {
+            if found != expected {
+                return Err(OptimError::Size {
+                    what,
+                    found,
+                    expected,
+                });
+            }
         }
         self.x0 = x0;
         self.v0 = v0;
@@ -192,18 +208,27 @@ impl Shooting {
     /// iterates with or without spares.
     pub fn with_spare_simulators(mut self, sims: Vec<Simulator>) -> Result<Self> {
         let (n, np) = {
-            let inner = self.inner.lock().expect("not poisoned");
+            let inner = crate::lock(&self.inner);
             let m = inner.sim.model();
-            (m.n_dofs(), m.layout.n_params())
+            (m.n_dofs(), m.layout().n_params())
         };
-        for (i, sim) in sims.iter().enumerate() {
+        for sim in &sims {
             let m = sim.model();
-            if m.n_dofs() != n || m.layout.n_params() != np {
-                return Err(OptimError::Input(format!(
-                    "shooting: spare simulator {i} has {} DOFs and {} parameters, the problem's has {n} and {np}",
-                    m.n_dofs(),
-                    m.layout.n_params()
-                )));
+            for (what, found, expected) in [
+                ("spare simulator DOFs", m.n_dofs(), n),
+                (
+                    "spare simulator parameter channels",
+                    m.layout().n_params(),
+                    np,
+                ),
+            ] {
+                if found != expected {
+                    return Err(OptimError::Size {
+                        what,
+                        found,
+                        expected,
+                    });
+                }
             }
         }
         self.spares = sims.into_iter().map(Mutex::new).collect();
@@ -248,7 +273,7 @@ impl Shooting {
     }
     /// Work counters so far.
     pub fn stats(&self) -> ShootingStats {
-        self.inner.lock().expect("not poisoned").stats.clone()
+        crate::lock(&self.inner).stats.clone()
     }
     /// `z` from the solver's variable `w` (identity without bounds).
     pub fn z_of(&self, w: &[f64]) -> Vec<f64> {
@@ -285,7 +310,7 @@ impl Shooting {
     /// Rolls out the controls `z` (not `w`) and returns the trajectory.
     pub fn rollout_z(&self, z: &[f64]) -> Result<Trajectory> {
         let p = self.map.params(&self.base, z)?;
-        let mut inner = self.inner.lock().expect("not poisoned");
+        let mut inner = crate::lock(&self.inner);
         let t0 = Instant::now();
         let tr = rollout(&mut inner.sim, &self.x0, &self.v0, &p, self.memory)?;
         inner.stats.rollouts += 1;
@@ -302,7 +327,7 @@ impl Shooting {
     /// Residuals at `w` (rolled out once per distinct `w`, then cached).
     pub fn residuals(&self, w: &[f64]) -> Result<Vec<f64>> {
         {
-            let inner = self.inner.lock().expect("not poisoned");
+            let inner = crate::lock(&self.inner);
             if let Some((cw, _, r)) = &inner.cache
                 && cw == w
             {
@@ -313,7 +338,7 @@ impl Shooting {
         let tr = self.rollout_z(&z)?;
         let mut r = residuals(&tr, &self.base, &self.objectives);
         self.reg_residuals(w, &mut r);
-        let mut inner = self.inner.lock().expect("not poisoned");
+        let mut inner = crate::lock(&self.inner);
         inner.cache = Some((w.to_vec(), tr, r.clone()));
         Ok(r)
     }
@@ -336,7 +361,7 @@ impl Shooting {
     pub fn costs_below(&self, ws: &[Vec<f64>], bound: f64) -> Vec<Result<Option<f64>>> {
         let mut out: Vec<Option<Result<Option<f64>>>> = Vec::with_capacity(ws.len());
         {
-            let inner = self.inner.lock().expect("not poisoned");
+            let inner = crate::lock(&self.inner);
             for w in ws {
                 out.push(match &inner.cache {
                     Some((cw, _, r)) if cw == w => {
@@ -350,7 +375,7 @@ impl Shooting {
         let todo: Vec<usize> = (0..ws.len()).filter(|&i| out[i].is_none()).collect();
         let mut cache_set = out.iter().any(|o| matches!(o, Some(Ok(Some(_)))));
         for round in todo.chunks(1 + self.spares.len()) {
-            let mut inner = self.inner.lock().expect("not poisoned");
+            let mut inner = crate::lock(&self.inner);
             let results: Vec<Result<Trial>> = std::thread::scope(|scope| {
                 let handles: Vec<_> = round[1..]
                     .iter()
@@ -439,7 +464,7 @@ impl Shooting {
     ) -> Result<T> {
         loop {
             self.residuals(w)?;
-            let mut inner = self.inner.lock().expect("not poisoned");
+            let mut inner = crate::lock(&self.inner);
             let Inner { sim, cache, .. } = &mut *inner;
             // Another thread may have replaced the cache in between: check
             // under the same lock that it holds this `w`.
@@ -473,7 +498,7 @@ impl Shooting {
             }
         }
         let g = crate::gradient::jt_r(&jac, &r, nz);
-        let mut inner = self.inner.lock().expect("not poisoned");
+        let mut inner = crate::lock(&self.inner);
         inner.stats.jacobians += 1;
         inner.stats.derivative_seconds += t0.elapsed().as_secs_f64();
         inner.stats.last_gradient_norm = norm(&g);
@@ -495,7 +520,7 @@ impl Shooting {
             }
             self.reg_residuals(w, &mut r);
         }
-        let mut inner = self.inner.lock().expect("not poisoned");
+        let mut inner = crate::lock(&self.inner);
         inner.stats.gradients += 1;
         inner.stats.derivative_seconds += t0.elapsed().as_secs_f64();
         inner.stats.last_gradient_norm = norm(&g);

@@ -67,18 +67,20 @@ impl Trajectory {
     /// they are rebuilt on `sim` at the stored states.
     pub fn derivatives(&self, sim: &mut Simulator, k: usize) -> Result<StepDerivatives> {
         if k == 0 || k > self.steps() {
-            return Err(OptimError::Input(format!(
-                "step {k} requested of a {}-step trajectory",
-                self.steps()
-            )));
+            return Err(OptimError::Size {
+                what: "trajectory step requested (1-based, at most the step count)",
+                found: k,
+                expected: self.steps(),
+            });
         }
         if self.memory == Memory::Store {
             return Ok(self.derivs[k - 1].clone());
         }
         if self.substeps[k - 1] > 1 {
-            return Err(OptimError::Input(format!(
-                "step {k} was split by step halving: its derivative blocks are not those of one step (use smaller steps)"
-            )));
+            return Err(OptimError::inconsistent(
+                format!("trajectory step {k}"),
+                "was split by step halving: its derivative blocks are not those of one step (use smaller steps)",
+            ));
         }
         if let Some(c) = self.carried.get(k - 1) {
             sim.restore_carried_state(c)?;

@@ -7,7 +7,7 @@
 //! barycentric weights ([`vertex`]: [`CableVertex`], and the helpers
 //! [`bind_points_in_tets`] / [`bind_points_on_triangles`] that compute them
 //! from rest-state points). Its length `L(x)` (m) drives one [`Cable`] energy
-//! ([`cable`], scene type `"cable"`):
+//! (scene type `"cable"`, bound into a [`CableEnergy`]):
 //!
 //! - length control (eqs. 2–3): `E = k Q(Γ)`, `Γ = L(x) − (α0 − u)`, with the
 //!   contracted length `u` (m) read from a channel, the assembly length `α0`
@@ -18,21 +18,24 @@
 //! A robot adds one energy per cable; two cables reading the same channel are
 //! a tendon pair sharing a motor. Gradients, Hessians and parameter blocks are
 //! analytic, checked against the dual-number fallback and finite differences
-//! in the tests with [`pliant_core::derivcheck`]. [`Cable::length`] and
-//! [`Cable::deformation`] expose `L` and `Γ` (with gradients) to objectives
+//! in the tests with [`pliant_core::derivcheck`]. [`CableEnergy::length`] and
+//! [`CableEnergy::deformation`] expose `L` and `Γ` (with gradients) to objectives
 //! such as the slack-eating regularizer (appendix B) and to post-processing;
 //! observables record `{name}.tension` (N), `{name}.slack` (m) and
 //! `{name}.length` (m) every step.
 
-pub mod cable;
+#![warn(missing_docs)]
+
+mod energy;
+mod spec;
 pub mod vertex;
 
-pub use cable::{Cable, CableControl, DEFAULT_SMOOTHING, Deformation};
-pub use vertex::{CableError, CableVertex, bind_points_in_tets, bind_points_on_triangles};
+pub use energy::{CableEnergy, Deformation};
+pub use spec::{Cable, CableControl, DEFAULT_SMOOTHING};
+pub use vertex::{
+    CableError, CableVertex, VertexError, bind_points_in_tets, bind_points_on_triangles,
+};
 
 /// Call once from a binary so the linker keeps this crate's energy
-/// registrations (typetag and the energy list) even if nothing else from it
-/// is referenced.
-pub fn link() {
-    let _ = cable::link_registrations();
-}
+/// registrations even if nothing else from it is referenced.
+pub fn link() {}

@@ -16,6 +16,7 @@
 //! (node positions in m and connectivity), so this crate does not depend on a
 //! particular mesh type.
 
+use pliant_core::vec3::{cross, dot, norm, sub};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -25,7 +26,7 @@ pub const MAX_VERTEX_NODES: usize = 4;
 /// Tolerance on `|Σᵢ wᵢ − 1|` accepted when a cable is bound.
 pub const WEIGHT_SUM_TOL: f64 = 1e-9;
 
-/// Errors of the binding helpers (turned into [`pliant_core::CoreError::Model`]
+/// Errors of the binding helpers (turned into [`pliant_core::CoreError::Other`]
 /// by `?` in code returning core results).
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum CableError {
@@ -55,16 +56,62 @@ pub enum CableError {
         /// The tolerance it exceeded, m.
         tol: f64,
     },
-    /// The mesh arrays or the tolerance are unusable (index out of range,
-    /// non-finite coordinate, negative tolerance).
-    #[error("cable binding: {0}")]
-    InvalidInput(String),
+    /// The tolerance is negative or not finite.
+    #[error("cable binding: the tolerance must be finite and ≥ 0, got {0} m")]
+    Tolerance(f64),
+    /// A point or a mesh node has a non-finite coordinate.
+    #[error("cable binding: {what} {index} has a non-finite coordinate {point:?}")]
+    NonFinite {
+        /// "point" or "mesh node".
+        what: &'static str,
+        /// Its index.
+        index: usize,
+        /// Its coordinates.
+        point: [f64; 3],
+    },
+    /// A mesh cell refers to a node that does not exist.
+    #[error("cable binding: {what} {cell} refers to node {node}, but the mesh has {count} nodes")]
+    NodeIndex {
+        /// "tetrahedron" or "triangle".
+        what: &'static str,
+        /// The cell.
+        cell: usize,
+        /// The node index.
+        node: usize,
+        /// Nodes in the mesh.
+        count: usize,
+    },
 }
 
 impl From<CableError> for pliant_core::CoreError {
     fn from(e: CableError) -> Self {
-        pliant_core::CoreError::Model(e.to_string())
+        pliant_core::CoreError::Other(Box::new(e))
     }
+}
+
+/// Why a cable vertex is not a valid barycentric binding.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum VertexError {
+    /// Not 1 to 4 nodes.
+    #[error("has {0} nodes; a vertex is bound to 1 to {MAX_VERTEX_NODES} nodes")]
+    NodeCount(usize),
+    /// As many weights as nodes are needed.
+    #[error("has {nodes} nodes but {weights} weights")]
+    WeightCount {
+        /// Nodes listed.
+        nodes: usize,
+        /// Weights listed.
+        weights: usize,
+    },
+    /// A weight is NaN or infinite.
+    #[error("has a non-finite weight ({0})")]
+    NonFiniteWeight(f64),
+    /// The weights do not sum to 1.
+    #[error("weights sum to {0}, expected 1 (±{WEIGHT_SUM_TOL:.0e})")]
+    WeightSum(f64),
+    /// A node appears twice.
+    #[error("lists node {0} twice")]
+    DuplicateNode(usize),
 }
 
 /// One vertex of a cable polyline: position `Σᵢ wᵢ x_{nodes[i]}` (m).
@@ -108,51 +155,32 @@ impl CableVertex {
 
     /// Checks the vertex on its own: node count, matching weights, finite
     /// weights summing to 1, distinct nodes. Node ranges are checked against
-    /// the model layout when the cable is bound. The message does not name
-    /// the vertex; callers prefix it.
-    pub fn validate(&self) -> Result<(), String> {
+    /// the model layout when the cable is bound.
+    pub fn validate(&self) -> Result<(), VertexError> {
         let n = self.nodes.len();
         if n == 0 || n > MAX_VERTEX_NODES {
-            return Err(format!(
-                "has {n} nodes; a vertex is bound to 1 to {MAX_VERTEX_NODES} nodes"
-            ));
+            return Err(VertexError::NodeCount(n));
         }
         if self.weights.len() != n {
-            return Err(format!("has {n} nodes but {} weights", self.weights.len()));
+            return Err(VertexError::WeightCount {
+                nodes: n,
+                weights: self.weights.len(),
+            });
         }
-        if let Some(w) = self.weights.iter().find(|w| !w.is_finite()) {
-            return Err(format!("has a non-finite weight ({w})"));
+        if let Some(&w) = self.weights.iter().find(|w| !w.is_finite()) {
+            return Err(VertexError::NonFiniteWeight(w));
         }
         let sum: f64 = self.weights.iter().sum();
         if (sum - 1.0).abs() > WEIGHT_SUM_TOL {
-            return Err(format!(
-                "weights sum to {sum}, expected 1 (±{WEIGHT_SUM_TOL:.0e})"
-            ));
+            return Err(VertexError::WeightSum(sum));
         }
         for i in 0..n {
             if self.nodes[..i].contains(&self.nodes[i]) {
-                return Err(format!("lists node {} twice", self.nodes[i]));
+                return Err(VertexError::DuplicateNode(self.nodes[i]));
             }
         }
         Ok(())
     }
-}
-
-fn sub(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-fn dot(a: &[f64; 3], b: &[f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-fn cross(a: &[f64; 3], b: &[f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-fn norm(a: &[f64; 3]) -> f64 {
-    dot(a, a).sqrt()
 }
 
 fn check_inputs<const K: usize>(
@@ -160,31 +188,28 @@ fn check_inputs<const K: usize>(
     nodes: &[[f64; 3]],
     cells: &[[usize; K]],
     tol: f64,
-    what: &str,
+    what: &'static str,
 ) -> Result<(), CableError> {
     if !(tol.is_finite() && tol >= 0.0) {
-        return Err(CableError::InvalidInput(format!(
-            "tolerance must be finite and ≥ 0, got {tol}"
-        )));
+        return Err(CableError::Tolerance(tol));
     }
-    if let Some(i) = points.iter().position(|p| p.iter().any(|c| !c.is_finite())) {
-        return Err(CableError::InvalidInput(format!(
-            "point {i} has a non-finite coordinate {:?}",
-            points[i]
-        )));
-    }
-    if let Some(i) = nodes.iter().position(|p| p.iter().any(|c| !c.is_finite())) {
-        return Err(CableError::InvalidInput(format!(
-            "mesh node {i} has a non-finite coordinate {:?}",
-            nodes[i]
-        )));
+    for (what, list) in [("point", points), ("mesh node", nodes)] {
+        if let Some(i) = list.iter().position(|p| p.iter().any(|c| !c.is_finite())) {
+            return Err(CableError::NonFinite {
+                what,
+                index: i,
+                point: list[i],
+            });
+        }
     }
     for (c, cell) in cells.iter().enumerate() {
         if let Some(&n) = cell.iter().find(|&&n| n >= nodes.len()) {
-            return Err(CableError::InvalidInput(format!(
-                "{what} {c} refers to node {n}, but the mesh has {} nodes",
-                nodes.len()
-            )));
+            return Err(CableError::NodeIndex {
+                what,
+                cell: c,
+                node: n,
+                count: nodes.len(),
+            });
         }
     }
     Ok(())
@@ -229,7 +254,7 @@ fn tet_barycentric(x: &[[f64; 3]; 4], p: &[f64; 3]) -> Option<[f64; 4]> {
 ///
 /// # Errors
 /// [`CableError::OutsideMesh`] naming the first point in no tetrahedron;
-/// [`CableError::InvalidInput`] for a negative or non-finite `tol`, non-finite
+/// [`CableError`] for a negative or non-finite `tol`, non-finite
 /// coordinates or a tetrahedron referring to a missing node.
 pub fn bind_points_in_tets(
     points: &[[f64; 3]],
@@ -317,7 +342,7 @@ fn closest_on_triangle(a: &[f64; 3], b: &[f64; 3], c: &[f64; 3], p: &[f64; 3]) -
 ///
 /// # Errors
 /// [`CableError::FarFromSurface`] naming the first point farther than `tol`
-/// (m) from every triangle; [`CableError::InvalidInput`] for a negative or
+/// (m) from every triangle; a [`CableError`] for a negative or
 /// non-finite `tol`, non-finite coordinates or a triangle referring to a
 /// missing node.
 pub fn bind_points_on_triangles(
@@ -437,17 +462,32 @@ mod tests {
             bind_points_in_tets(&[[0.1, 0.1, 0.0]], &nodes, &flat, 1e-9),
             Err(CableError::OutsideMesh { vertex: 0, .. })
         ));
-        for (pts, tets, tol) in [
-            (vec![[0.1, 0.1, 0.1]], vec![[0, 1, 2, 9]], 1e-9),
-            (vec![[f64::NAN, 0.1, 0.1]], vec![[0, 1, 2, 3]], 1e-9),
-            (vec![[0.1, 0.1, 0.1]], vec![[0, 1, 2, 3]], -1.0),
-            (vec![[0.1, 0.1, 0.1]], vec![[0, 1, 2, 3]], f64::NAN),
-        ] {
-            assert!(matches!(
-                bind_points_in_tets(&pts, &nodes, &tets, tol),
-                Err(CableError::InvalidInput(_))
-            ));
-        }
+        let bad = |pts: [[f64; 3]; 1], tets: [[usize; 4]; 1], tol| {
+            bind_points_in_tets(&pts, &nodes, &tets, tol).unwrap_err()
+        };
+        let p = [[0.1, 0.1, 0.1]];
+        assert_eq!(
+            bad(p, [[0, 1, 2, 9]], 1e-9),
+            CableError::NodeIndex {
+                what: "tetrahedron",
+                cell: 0,
+                node: 9,
+                count: nodes.len()
+            }
+        );
+        assert!(matches!(
+            bad([[f64::NAN, 0.1, 0.1]], [[0, 1, 2, 3]], 1e-9),
+            CableError::NonFinite {
+                what: "point",
+                index: 0,
+                ..
+            }
+        ));
+        assert_eq!(bad(p, [[0, 1, 2, 3]], -1.0), CableError::Tolerance(-1.0));
+        assert!(matches!(
+            bad(p, [[0, 1, 2, 3]], f64::NAN),
+            CableError::Tolerance(t) if t.is_nan()
+        ));
     }
 
     #[test]
@@ -497,7 +537,7 @@ mod tests {
             (CableVertex::new(vec![3, 3], vec![0.5, 0.5]), "node 3 twice"),
         ];
         for (v, want) in bad {
-            let e = v.validate().unwrap_err();
+            let e = v.validate().unwrap_err().to_string();
             assert!(e.contains(want), "{e} lacks {want}");
         }
         CableVertex::on_node(7).validate().unwrap();

@@ -4,10 +4,10 @@
 //! column and balances in a static solve, `Γ`'s gradient for regularizers,
 //! and collapsed segments at run time.
 
-use pliant_cable::{Cable, CableControl, CableVertex};
+use pliant_cable::{Cable, CableControl, CableEnergy, CableVertex};
 use pliant_core::{
-    BindInfo, CoreError, Energy, EvalState, Integrator, Model, ModelBuilder, NewtonSettings,
-    ParamChannel, ParamKind, Simulator,
+    Block, CoreError, Energy, EvalState, Integrator, Model, ModelBuilder, NewtonSettings,
+    ParamChannel, Simulator,
 };
 
 /// Unit direction of the test cable, (1, 2, 2)/3.
@@ -15,12 +15,7 @@ const E: [f64; 3] = [1.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0];
 const A: [f64; 3] = [0.01, 0.02, 0.03];
 
 fn channel(name: &str, value: f64) -> ParamChannel {
-    ParamChannel {
-        name: name.into(),
-        kind: ParamKind::Control,
-        value,
-        keyframes: vec![],
-    }
+    ParamChannel::control(name, value)
 }
 
 /// Nodes `A`, `A + 0.3 E` and `A + 0.5 E` (m); channels `u` (m), `tau` (N).
@@ -35,17 +30,11 @@ fn line_model() -> Model {
     b.build().unwrap()
 }
 
-fn bind(mut c: Cable, m: &Model) -> Cable {
-    c.bind(&BindInfo {
-        layout: &m.layout,
-        q0: &m.q0,
-        mass: &m.mass,
-    })
-    .unwrap();
-    c
+fn bind(c: Cable, m: &Model) -> CableEnergy {
+    c.bind_to(&m.bind_info()).unwrap()
 }
 
-fn straight(control: CableControl, m: &Model) -> Cable {
+fn straight(control: CableControl, m: &Model) -> CableEnergy {
     bind(
         Cable::new(
             "c",
@@ -85,11 +74,12 @@ fn st<'a>(q: &'a [f64], p: &'a [f64]) -> EvalState<'a> {
 fn blocks(c: &dyn Energy, s: &EvalState) -> (f64, Vec<f64>, Vec<f64>, Vec<f64>, f64) {
     let n = c.elements().stencil_size();
     let (mut g, mut h, mut pb, mut pg) = (vec![9.0; n], vec![9.0; n * n], vec![9.0; n], [9.0]);
-    c.gradient_blocks(s, &mut g);
-    c.hessian_blocks(s, &mut h);
-    c.param_blocks(s, &mut pb);
-    c.param_gradient_blocks(s, &mut pg);
-    (c.value(s), g, h, pb, pg[0])
+    let set = c.elements();
+    set.blocks(s, Block::Gradient, &mut g);
+    set.blocks(s, Block::Hessian, &mut h);
+    set.blocks(s, Block::Param, &mut pb);
+    set.blocks(s, Block::ParamGradient, &mut pg);
+    (set.value(s), g, h, pb, pg[0])
 }
 
 fn obs(c: &dyn Energy, s: &EvalState, what: &str) -> f64 {
@@ -102,7 +92,7 @@ fn obs(c: &dyn Energy, s: &EvalState, what: &str) -> f64 {
 
 /// `q0` with node 1 moved by `d` (m) along the cable.
 fn stretched(m: &Model, d: f64) -> Vec<f64> {
-    let mut q = m.q0.clone();
+    let mut q = m.q0().to_vec();
     for a in 0..3 {
         q[3 + a] += d * E[a];
     }
@@ -127,7 +117,7 @@ fn a_slack_cable_stores_no_energy_and_exerts_no_force() {
         assert!((obs(&c, &s, "length") - 0.31).abs() < 1e-15);
         // The fallback agrees.
         let mut gf = vec![1.0; 6];
-        c.elements().gradient_blocks(&s, &mut gf);
+        c.elements().blocks(&s, Block::Gradient, &mut gf);
         assert!(gf.iter().all(|&v| v == 0.0));
     }
 }
@@ -137,7 +127,7 @@ fn tension_of_a_stretched_straight_cable_matches_a_hand_computation() {
     let m = line_model();
     let (k, eps) = (800.0, 1e-4);
     let c = straight(length_ctl(), &m);
-    assert!((c.length(&m.q0) - 0.3).abs() < 1e-15);
+    assert!((c.length(m.q0()) - 0.3).abs() < 1e-15);
     let q = stretched(&m, 0.01);
     let u = 0.002;
     let p = [u, 0.0];
@@ -200,12 +190,12 @@ fn tension_control_pulls_with_the_prescribed_tension() {
     let d = c.deformation(&q, &p);
     assert_eq!(d.gamma, 0.0);
     assert!(d.dq.is_empty() && d.dp.is_empty());
-    assert_eq!(c.resolved_assembly_length(), None);
+    assert_eq!(c.assembly_length(), None);
 }
 
 /// A tendon pair on the line model: node 0 → node 1 and node 1 → node 2,
 /// both reading channel `u`.
-fn tendon_pair(m: &Model, k: [f64; 2]) -> [Cable; 2] {
+fn tendon_pair(m: &Model, k: [f64; 2]) -> [CableEnergy; 2] {
     [
         bind(
             Cable::new(
@@ -232,7 +222,7 @@ fn tendon_pair(m: &Model, k: [f64; 2]) -> [Cable; 2] {
 fn a_tendon_pair_writes_its_parameter_blocks_into_one_column() {
     let m = line_model();
     let pair = tendon_pair(&m, [100.0, 300.0]);
-    let q = m.q0.clone();
+    let q = m.q0().to_vec();
     let p = [0.01, 0.0];
     let s = st(&q, &p);
     // Dense ∂²E/∂q∂p of both energies (9 DOFs × 2 channels).
@@ -244,7 +234,7 @@ fn a_tendon_pair_writes_its_parameter_blocks_into_one_column() {
         set.params(0, &mut pi);
         assert_eq!(pi, [0], "both cables read channel u");
         let mut pb = vec![0.0; d.len()];
-        c.param_blocks(&s, &mut pb);
+        set.blocks(&s, Block::Param, &mut pb);
         assert!(pb.iter().any(|&v| v != 0.0));
         for (r, v) in d.iter().zip(pb) {
             dense[r * 2 + pi[0]] += v;
@@ -277,15 +267,15 @@ fn a_tendon_pair_balances_in_a_static_solve() {
     b.fix_node(0).unwrap();
     b.fix_node(2).unwrap();
     for (name, nodes, k) in [("left", [0, 1], k0), ("right", [1, 2], k1)] {
-        b.add_energy(Box::new(Cable::new(
+        b.add(Cable::new(
             name,
             nodes.map(CableVertex::on_node).to_vec(),
             length_ctl(),
             k,
-        )));
+        ));
     }
     let m = b.build().unwrap();
-    let q0 = m.q0.clone();
+    let q0 = m.q0().to_vec();
     let mut sim = Simulator::new(m, Integrator::Static, 1.0, NewtonSettings::default()).unwrap();
     sim.step().unwrap();
     let q = sim.q().to_vec();
@@ -302,7 +292,7 @@ fn a_tendon_pair_balances_in_a_static_solve() {
     let s = st(&q, &p);
     let t: Vec<f64> = sim
         .model()
-        .energies
+        .energies()
         .iter()
         .map(|e| e.observables(&s)[0].1)
         .collect();
@@ -365,9 +355,9 @@ fn a_segment_collapsed_at_run_time_is_nan_only_where_its_direction_matters() {
         )
     };
     // Node 1 moved onto node 2: segment 1 has zero length, L = 0.5 m.
-    let mut q = m.q0.clone();
+    let mut q = m.q0().to_vec();
     q.copy_within(6..9, 3);
-    let finite = |c: &Cable, p: [f64; 2]| {
+    let finite = |c: &CableEnergy, p: [f64; 2]| {
         let s = st(&q, &p);
         let (e, g, h, pb, pg) = blocks(c, &s);
         assert!(e.is_finite() && pg.is_finite());
@@ -389,18 +379,18 @@ fn a_segment_collapsed_at_run_time_is_nan_only_where_its_direction_matters() {
     // initial guess; the assembler would report NaN Hessian blocks).
     let mut b = ModelBuilder::new(3).unwrap();
     for k in 0..3 {
-        b.add_node(&m.q0[3 * k..3 * k + 3], 0.01).unwrap();
+        b.add_node(&m.q0()[3 * k..3 * k + 3], 0.01).unwrap();
     }
     b.add_param(channel("u", 0.01)).unwrap();
     b.add_param(channel("tau", 0.0)).unwrap();
     b.fix_node(0).unwrap();
     b.fix_node(2).unwrap();
-    b.add_energy(Box::new(Cable::new(
+    b.add(Cable::new(
         "c",
         (0..3).map(CableVertex::on_node).collect(),
         length_ctl(),
         800.0,
-    )));
+    ));
     let mut sim = Simulator::new(
         b.build().unwrap(),
         Integrator::Static,

@@ -32,15 +32,15 @@
 //! body axis `t`, the tangential direction of `x_b − x_a` of two nodes at the
 //! previous step; `μ` applies across it.
 
-use crate::penalty::{
+use pliant_core::penalty::{
     coulomb_potential, coulomb_potential_d, log_exp, log_exp_d, one_sided_quadratic,
     one_sided_quadratic_d, ramp_integral, ramp_integral_d, softplus,
 };
-use crate::vec3::{dot, dotf, load, norm3, sub, tangential};
-use pliant_core::element::{Ctx, Element, ElementSet, Elements};
-use pliant_core::energy::{BindInfo, Energy, EvalState};
-use pliant_core::error::{CoreError, Result};
-use pliant_core::num_dual::DualNum;
+use pliant_core::vec3::{dot, dot_f, load, norm, sub, tangential};
+use pliant_core::{
+    BindInfo, CoreError, Ctx, Element, Elements, Energy, EnergySpec, Invalid, Local, Result,
+    Scalar, Stencil,
+};
 use serde::{Deserialize, Serialize};
 
 fn default_smoothing() -> f64 {
@@ -115,7 +115,7 @@ struct Law {
 
 impl Law {
     /// Normal energy as a function of `d`, `d_prev` (generic).
-    fn normal_energy<T: DualNum<f64> + Copy>(&self, d: T, dp: T, h: f64) -> T {
+    fn normal_energy<T: Scalar>(&self, d: T, dp: T, h: f64) -> T {
         match self.normal {
             NormalLaw::Quadratic {
                 stiffness,
@@ -167,7 +167,7 @@ impl Law {
         }
     }
     /// Elastic normal force magnitude `−∂E_n/∂d ≥ 0` at distance `d` (generic).
-    fn normal_force<T: DualNum<f64> + Copy>(&self, d: T) -> T {
+    fn normal_force<T: Scalar>(&self, d: T) -> T {
         match self.normal {
             NormalLaw::Quadratic {
                 stiffness,
@@ -215,12 +215,11 @@ impl Law {
     }
 }
 
-/// One contact node over `N = dim` DOFs (isotropic) or `N = 3·dim` (node,
-/// then the two nodes defining its body axis).
+/// One contact node (`N = 3`), or the node and the two nodes defining its
+/// body axis (`N = 9`).
 #[derive(Debug, Clone)]
 pub struct GroundEl<const N: usize> {
-    dofs: [usize; N],
-    dim: usize,
+    nodes: [usize; 3],
     n: [f64; 3],
     c0: f64,
     law: Law,
@@ -228,16 +227,16 @@ pub struct GroundEl<const N: usize> {
 
 impl<const N: usize> GroundEl<N> {
     fn has_axis(&self) -> bool {
-        N == 3 * self.dim
+        N == 9
     }
     /// Tangential unit body axis at the previous state, if any (f64).
-    fn axis_f(&self, qp: &[f64]) -> Option<[f64; 3]> {
+    fn axis_f(&self, xp: &[f64]) -> Option<[f64; 3]> {
         if !self.has_axis() {
             return None;
         }
         let mut v = [0.0; 3];
-        for a in 0..self.dim {
-            v[a] = qp[self.dofs[2 * self.dim + a]] - qp[self.dofs[self.dim + a]];
+        for a in 0..3 {
+            v[a] = xp[6 + a] - xp[3 + a];
         }
         let vn = v[0] * self.n[0] + v[1] * self.n[1] + v[2] * self.n[2];
         let t = [
@@ -245,25 +244,88 @@ impl<const N: usize> GroundEl<N> {
             v[1] - vn * self.n[1],
             v[2] - vn * self.n[2],
         ];
-        let l = norm3(&t);
+        let l = norm(&t);
         (l > 1e-12).then(|| t.map(|c| c / l))
+    }
+
+    /// Gradient (`g`) and Hessian (`h`) in the contact node's coordinates.
+    fn local(&self, l: &Local, g: &mut [f64; 3], h: &mut [[f64; 3]; 3]) {
+        let (x, xp) = (load(l.x, 0), load(l.x_prev, 0));
+        let n = self.n;
+        let d = x[0] * n[0] + x[1] * n[1] + x[2] * n[2] - self.c0;
+        let dp = xp[0] * n[0] + xp[1] * n[1] + xp[2] * n[2] - self.c0;
+        let (_, e1, e2) = self.law.normal_d(d, dp, l.ctx.h);
+        for a in 0..3 {
+            g[a] = e1 * n[a];
+            for b in 0..3 {
+                h[a][b] = e2 * n[a] * n[b];
+            }
+        }
+        if self.law.friction == 0 {
+            return;
+        }
+        let np = self.law.normal_force(dp);
+        if np == 0.0 {
+            return;
+        }
+        let (mu, mut mua) = (self.law.mu, self.law.mu_axis);
+        let t = self.axis_f(l.x_prev);
+        if t.is_none() {
+            mua = mu;
+        }
+        let t = t.unwrap_or([0.0; 3]);
+        let (h_eval, dt) = (l.ctx.h, l.ctx.dt);
+        let delta = [x[0] - xp[0], x[1] - xp[1], x[2] - xp[2]];
+        // Tangential projector P and the anisotropic metric M = α P + β t tᵀ.
+        let p = |a: usize, b: usize| (if a == b { 1.0 } else { 0.0 }) - n[a] * n[b];
+        if self.law.friction == 1 {
+            let (al, be) = (mu, mua - mu);
+            let c = 2.0 * np * dt / h_eval;
+            for a in 0..3 {
+                for b in 0..3 {
+                    let w = al * p(a, b) + be * t[a] * t[b];
+                    g[a] += c * w * delta[b];
+                    h[a][b] += c * w;
+                }
+            }
+        } else {
+            let mbar = mu.max(mua);
+            let (al, be) = (
+                mu * mu / (mbar * mbar),
+                (mua * mua - mu * mu) / (mbar * mbar),
+            );
+            let m = |a: usize, b: usize| al * p(a, b) + be * t[a] * t[b];
+            let u = delta.map(|v| v / h_eval);
+            let mut su = [0.0; 3];
+            for a in 0..3 {
+                for b in 0..3 {
+                    su[a] += m(a, b) * u[b];
+                }
+            }
+            let sp = (u[0] * su[0] + u[1] * su[1] + u[2] * su[2]).max(0.0).sqrt();
+            let (_, f1, f2) = coulomb_potential_d(sp, self.law.k2);
+            let c = np * mbar;
+            for a in 0..3 {
+                g[a] += c * f1 * su[a];
+                for b in 0..3 {
+                    h[a][b] += c / h_eval * (f1 * m(a, b) + f2 * su[a] * su[b]);
+                }
+            }
+        }
     }
 }
 
-impl<const N: usize> Element<N, 0> for GroundEl<N> {
+impl<const N: usize> Element for GroundEl<N> {
+    type Size = Stencil<N>;
     const HISTORY: bool = true;
-    fn dofs(&self) -> [usize; N] {
-        self.dofs
+    fn nodes(&self) -> &[usize] {
+        &self.nodes[..N / 3]
     }
-    fn params(&self) -> [usize; 0] {
-        []
-    }
-    fn energy<T: DualNum<f64> + Copy>(&self, x: &[T; N], xp: &[T; N], _: &[T; 0], c: &Ctx) -> T {
-        let dim = self.dim;
-        let xi = load(x, 0, dim);
-        let xpi = load(xp, 0, dim);
-        let d = dotf(&xi, &self.n) - self.c0;
-        let dp = dotf(&xpi, &self.n) - self.c0;
+    fn energy<T: Scalar>(&self, x: &[T], xp: &[T], _: &[T], c: &Ctx) -> T {
+        let xi = load(x, 0);
+        let xpi = load(xp, 0);
+        let d = dot_f(&xi, &self.n) - self.c0;
+        let dp = dot_f(&xpi, &self.n) - self.c0;
         let mut e = self.law.normal_energy(d, dp, c.h);
         if self.law.friction == 0 {
             return e;
@@ -274,7 +336,7 @@ impl<const N: usize> Element<N, 0> for GroundEl<N> {
         // Body axis from the previous state, when given and non-degenerate.
         let mut proj = T::from(0.0);
         if self.has_axis() {
-            let ax = tangential(&sub(&load(xp, 2 * dim, dim), &load(xp, dim, dim)), &self.n);
+            let ax = tangential(&sub(&load(xp, 6), &load(xp, 3)), &self.n);
             let l2 = dot(&ax, &ax);
             if l2.re() > 1e-24 {
                 let t = ax.map(|v| v / l2.sqrt());
@@ -297,112 +359,29 @@ impl<const N: usize> Element<N, 0> for GroundEl<N> {
         }
         e
     }
-}
-
-trait GroundAnalytic: ElementSet {
-    fn grad_hess(&self, s: &EvalState, grad: Option<&mut [f64]>, hess: Option<&mut [f64]>);
-}
-
-impl<const N: usize> GroundEl<N> {
-    /// Local gradient (`g[..dim]`) and Hessian (`h[..dim×dim]`, row-major, stride `dim`) in the contact node's coordinates.
-    fn local(&self, s: &EvalState, g: &mut [f64; 3], h: &mut [[f64; 3]; 3]) {
-        let dim = self.dim;
-        let (x, xp) = (
-            std::array::from_fn::<f64, 3, _>(|a| if a < dim { s.q[self.dofs[a]] } else { 0.0 }),
-            std::array::from_fn::<f64, 3, _>(
-                |a| if a < dim { s.q_prev[self.dofs[a]] } else { 0.0 },
-            ),
-        );
-        let n = self.n;
-        let d = x[0] * n[0] + x[1] * n[1] + x[2] * n[2] - self.c0;
-        let dp = xp[0] * n[0] + xp[1] * n[1] + xp[2] * n[2] - self.c0;
-        let (_, e1, e2) = self.law.normal_d(d, dp, s.h);
+    fn gradient(&self, l: &Local, out: &mut [f64]) -> bool {
+        let (mut g, mut h) = ([0.0; 3], [[0.0; 3]; 3]);
+        self.local(l, &mut g, &mut h);
+        out.fill(0.0);
+        out[..3].copy_from_slice(&g);
+        true
+    }
+    fn hessian(&self, l: &Local, out: &mut [f64]) -> bool {
+        let (mut g, mut h) = ([0.0; 3], [[0.0; 3]; 3]);
+        self.local(l, &mut g, &mut h);
+        out.fill(0.0);
         for a in 0..3 {
-            g[a] = e1 * n[a];
             for b in 0..3 {
-                h[a][b] = e2 * n[a] * n[b];
+                out[a * N + b] = h[a][b];
             }
         }
-        if self.law.friction == 0 {
-            return;
-        }
-        let np = self.law.normal_force(dp);
-        if np == 0.0 {
-            return;
-        }
-        let (mu, mut mua) = (self.law.mu, self.law.mu_axis);
-        let t = self.axis_f(s.q_prev);
-        if t.is_none() {
-            mua = mu;
-        }
-        let t = t.unwrap_or([0.0; 3]);
-        let delta = [x[0] - xp[0], x[1] - xp[1], x[2] - xp[2]];
-        // Tangential projector P and the anisotropic metric M = α P + β t tᵀ.
-        let p = |a: usize, b: usize| (if a == b { 1.0 } else { 0.0 }) - n[a] * n[b];
-        if self.law.friction == 1 {
-            let (al, be) = (mu, mua - mu);
-            let c = 2.0 * np * s.dt / s.h;
-            for a in 0..3 {
-                for b in 0..3 {
-                    let w = al * p(a, b) + be * t[a] * t[b];
-                    g[a] += c * w * delta[b];
-                    h[a][b] += c * w;
-                }
-            }
-        } else {
-            let mbar = mu.max(mua);
-            let (al, be) = (
-                mu * mu / (mbar * mbar),
-                (mua * mua - mu * mu) / (mbar * mbar),
-            );
-            let m = |a: usize, b: usize| al * p(a, b) + be * t[a] * t[b];
-            let u = delta.map(|v| v / s.h);
-            let mut su = [0.0; 3];
-            for a in 0..3 {
-                for b in 0..3 {
-                    su[a] += m(a, b) * u[b];
-                }
-            }
-            let sp = (u[0] * su[0] + u[1] * su[1] + u[2] * su[2]).max(0.0).sqrt();
-            let (_, f1, f2) = coulomb_potential_d(sp, self.law.k2);
-            let c = np * mbar;
-            for a in 0..3 {
-                g[a] += c * f1 * su[a];
-                for b in 0..3 {
-                    h[a][b] += c / s.h * (f1 * m(a, b) + f2 * su[a] * su[b]);
-                }
-            }
-        }
+        true
     }
 }
 
-impl<const N: usize> GroundAnalytic for Elements<GroundEl<N>, N, 0> {
-    fn grad_hess(&self, s: &EvalState, grad: Option<&mut [f64]>, hess: Option<&mut [f64]>) {
-        if let Some(out) = grad {
-            pliant_core::element::for_each_block(out, N, &self.items, |o, e| {
-                let (mut g, mut h) = ([0.0; 3], [[0.0; 3]; 3]);
-                e.local(s, &mut g, &mut h);
-                o.fill(0.0);
-                o[..e.dim].copy_from_slice(&g[..e.dim]);
-            });
-        }
-        if let Some(out) = hess {
-            pliant_core::element::for_each_block(out, N * N, &self.items, |o, e| {
-                let (mut g, mut h) = ([0.0; 3], [[0.0; 3]; 3]);
-                e.local(s, &mut g, &mut h);
-                o.fill(0.0);
-                for a in 0..e.dim {
-                    for b in 0..e.dim {
-                        o[a * N + b] = h[a][b];
-                    }
-                }
-            });
-        }
-    }
-}
-
-/// Contact (and friction) of a set of nodes with a plane.
-#[derive(Debug, Serialize, Deserialize)]
+/// Contact (and friction) of a set of nodes with a plane (scene type
+/// `"ground"`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ground {
     /// A point `o` of the plane, m.
@@ -422,14 +401,6 @@ pub struct Ground {
     /// Per contact node, the node pair `[a, b]` whose direction `x_b − x_a` is the body axis.
     #[serde(default)]
     pub axes: Option<Vec<[usize; 2]>>,
-    #[serde(skip)]
-    bound: Option<Box<dyn GroundAnalytic>>,
-}
-
-impl std::fmt::Debug for dyn GroundAnalytic {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ground contact on {} nodes", self.len())
-    }
 }
 
 impl Ground {
@@ -447,114 +418,65 @@ impl Ground {
             friction,
             nodes: None,
             axes: None,
-            bound: None,
         }
     }
-    fn bind_n<const N: usize>(
-        &self,
-        info: &BindInfo,
-        nodes: &[usize],
-        n: [f64; 3],
-        c0: f64,
-        law: Law,
-    ) -> Result<Box<dyn GroundAnalytic>> {
-        let dim = info.layout.dim();
-        let mut items = Vec::with_capacity(nodes.len());
-        for (k, &node) in nodes.iter().enumerate() {
-            let mut dofs = [0; N];
-            info.layout
-                .node_dofs(node, &mut dofs[..dim], &format!("ground.nodes[{k}]"))?;
-            if N == 3 * dim {
-                let ax = self.axes.as_ref().expect("axes present when N = 3 dim")[k];
-                info.layout.node_dofs(
-                    ax[0],
-                    &mut dofs[dim..2 * dim],
-                    &format!("ground.axes[{k}]"),
-                )?;
-                info.layout
-                    .node_dofs(ax[1], &mut dofs[2 * dim..], &format!("ground.axes[{k}]"))?;
-            }
-            items.push(GroundEl {
-                dofs,
-                dim,
-                n,
-                c0,
-                law,
-            });
-        }
-        Ok(Box::new(Elements::<GroundEl<N>, N, 0>::new(items)))
-    }
-}
 
-fn positive(name: &str, v: f64) -> Result<()> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(CoreError::Model(format!(
-            "ground: {name} must be positive and finite, got {v}"
-        )))
-    }
-}
-
-#[typetag::serde(name = "ground")]
-impl Energy for Ground {
-    fn bind(&mut self, info: &BindInfo) -> Result<()> {
-        let dim = info.layout.dim();
+    /// The unit normal and the plane offset `n·o`.
+    fn plane(&self, dim: usize) -> Result<([f64; 3], f64)> {
         let mut n = [0.0; 3];
         match &self.normal {
             Some(v) if v.len() == dim => n[..dim].copy_from_slice(v),
             Some(v) => {
-                return Err(CoreError::Model(format!(
-                    "ground.normal has {} components, expected {dim}",
-                    v.len()
-                )));
+                return Err(CoreError::Count {
+                    field: "normal".into(),
+                    found: v.len(),
+                    expected: dim,
+                });
             }
             None => n[dim - 1] = 1.0,
         }
-        let l = norm3(&n);
-        if !(l.is_finite() && l > 0.0) {
-            return Err(CoreError::Model(format!(
-                "ground.normal must be a non-zero finite vector, got {n:?}"
-            )));
-        }
+        let l = norm(&n);
+        Invalid::positive("normal (length)", l, "a non-zero finite vector")?;
         n = n.map(|v| v / l);
         let mut o = [0.0; 3];
-        match &self.point {
-            Some(v) if v.len() == dim && v.iter().all(|x| x.is_finite()) => {
-                o[..dim].copy_from_slice(v)
+        if let Some(v) = &self.point {
+            if v.len() != dim {
+                return Err(CoreError::Count {
+                    field: "point".into(),
+                    found: v.len(),
+                    expected: dim,
+                });
             }
-            Some(v) => {
-                return Err(CoreError::Model(format!(
-                    "ground.point must have {dim} finite components, got {v:?}"
-                )));
+            for (a, &x) in v.iter().enumerate() {
+                Invalid::check(x.is_finite(), format!("point[{a}]"), x, "finite (m)")?;
             }
-            None => {}
+            o[..dim].copy_from_slice(v);
         }
-        let c0 = n[0] * o[0] + n[1] * o[1] + n[2] * o[2];
+        Ok((n, n[0] * o[0] + n[1] * o[1] + n[2] * o[2]))
+    }
+
+    /// The validated law constants.
+    fn law(&self) -> Result<Law> {
         match self.contact {
             NormalLaw::Quadratic {
                 stiffness,
                 smoothing,
             } => {
-                positive("contact.stiffness", stiffness)?;
-                positive("contact.smoothing", smoothing)?;
+                Invalid::positive("contact.stiffness", stiffness, "N/m")?;
+                Invalid::positive("contact.smoothing", smoothing, "m")?;
             }
             NormalLaw::LogExp { stiffness, delta } => {
-                positive("contact.stiffness", stiffness)?;
-                positive("contact.delta", delta)?;
+                Invalid::positive("contact.stiffness", stiffness, "N/m")?;
+                Invalid::positive("contact.delta", delta, "m")?;
             }
             NormalLaw::SpringDamper {
                 stiffness,
                 damping,
                 smoothing,
             } => {
-                positive("contact.stiffness", stiffness)?;
-                positive("contact.smoothing", smoothing)?;
-                if !(damping.is_finite() && damping >= 0.0) {
-                    return Err(CoreError::Model(format!(
-                        "ground: contact.damping must be ≥ 0, got {damping}"
-                    )));
-                }
+                Invalid::positive("contact.stiffness", stiffness, "N/m")?;
+                Invalid::positive("contact.smoothing", smoothing, "m")?;
+                Invalid::non_negative("contact.damping", damping, "N·s/m")?;
             }
         }
         let (friction, mu, mu_axis, k2) = match self.friction {
@@ -565,77 +487,77 @@ impl Energy for Ground {
                 mu_axis,
                 slip_velocity,
             }) => {
-                positive("friction.slip_velocity", slip_velocity)?;
+                Invalid::positive("friction.slip_velocity", slip_velocity, "m/s")?;
                 (2, mu, mu_axis, 15.0 / slip_velocity)
             }
         };
-        for m in std::iter::once(mu).chain(mu_axis) {
-            if !(m.is_finite() && m >= 0.0) {
-                return Err(CoreError::Model(format!(
-                    "ground: friction coefficients must be ≥ 0, got {m}"
-                )));
-            }
+        Invalid::non_negative("friction.mu", mu, "≥ 0")?;
+        if let Some(m) = mu_axis {
+            Invalid::non_negative("friction.mu_axis", m, "≥ 0")?;
         }
         if friction == 2 && mu.max(mu_axis.unwrap_or(mu)) == 0.0 {
-            return Err(CoreError::Model(
-                "ground: smooth_coulomb with μ = 0; omit `friction` instead".into(),
+            return Err(CoreError::inconsistent(
+                "friction",
+                "smooth_coulomb with μ = 0; omit `friction` instead",
             ));
         }
         if mu_axis.is_some() != self.axes.is_some() {
-            return Err(CoreError::Model(
-                "ground: anisotropic friction needs both `mu_axis` and `axes`".into(),
+            return Err(CoreError::inconsistent(
+                "friction.mu_axis",
+                "anisotropic friction needs both `mu_axis` and `axes`",
             ));
         }
-        let law = Law {
+        Ok(Law {
             normal: self.contact,
             friction,
             mu,
             mu_axis: mu_axis.unwrap_or(mu),
             k2,
-        };
+        })
+    }
+}
+
+impl EnergySpec for Ground {
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        let (n, c0) = self.plane(info.dim())?;
+        let law = self.law()?;
         let nodes: Vec<usize> = self
             .nodes
             .clone()
             .unwrap_or_else(|| (0..info.layout.n_nodes()).collect());
-        if let Some(ax) = &self.axes
-            && ax.len() != nodes.len()
-        {
-            return Err(CoreError::Model(format!(
-                "ground.axes has {} entries for {} contact nodes",
-                ax.len(),
-                nodes.len()
-            )));
+        let Some(axes) = &self.axes else {
+            let items = nodes.iter().map(|&node| GroundEl::<3> {
+                nodes: [node; 3],
+                n,
+                c0,
+                law,
+            });
+            return Ok(Box::new(Elements::bind(items.collect(), info, "nodes")?));
+        };
+        if axes.len() != nodes.len() {
+            return Err(CoreError::Count {
+                field: "axes".into(),
+                found: axes.len(),
+                expected: nodes.len(),
+            });
         }
-        self.bound = Some(match (dim, self.axes.is_some()) {
-            (2, false) => self.bind_n::<2>(info, &nodes, n, c0, law)?,
-            (3, false) => self.bind_n::<3>(info, &nodes, n, c0, law)?,
-            (2, true) => self.bind_n::<6>(info, &nodes, n, c0, law)?,
-            (_, true) => self.bind_n::<9>(info, &nodes, n, c0, law)?,
-            _ => unreachable!("layouts are 2-D or 3-D"),
+        for (k, ax) in axes.iter().enumerate() {
+            for &a in ax {
+                info.layout.node_dof(a, 0, &format!("axes[{k}]"))?;
+            }
+        }
+        let items = nodes.iter().zip(axes).map(|(&node, ax)| GroundEl::<9> {
+            nodes: [node, ax[0], ax[1]],
+            n,
+            c0,
+            law,
         });
-        Ok(())
-    }
-    fn elements(&self) -> &dyn ElementSet {
-        self.bound
-            .as_deref()
-            .expect("ground used before Model::build bound it")
-    }
-    fn gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {
-        self.bound
-            .as_deref()
-            .expect("bound")
-            .grad_hess(s, Some(out), None)
-    }
-    fn hessian_blocks(&self, s: &EvalState, out: &mut [f64]) {
-        self.bound
-            .as_deref()
-            .expect("bound")
-            .grad_hess(s, None, Some(out))
+        Ok(Box::new(Elements::bind(items.collect(), info, "nodes")?))
     }
 }
 
 pliant_core::register_energy!(
-    "ground",
+    Ground = "ground",
     "contact with a plane (point, normal): `contact` law quadratic | log_exp | spring_damper, optional `friction` lagged_quadratic | smooth_coulomb, anisotropic along `axes`",
     r#"{"type": "ground", "contact": {"law": "quadratic", "stiffness": 1000.0}, "friction": {"model": "smooth_coulomb", "mu": 0.5, "slip_velocity": 0.001}}"#
 );

@@ -14,31 +14,30 @@
 //! Every energy has analytic gradients and Hessians, checked in its tests
 //! against the dual-number fallback and finite differences with
 //! [`pliant_core::derivcheck`].
+#![warn(missing_docs)]
 
-pub mod broad_phase;
-pub mod damping;
-pub mod gravity;
-pub mod ground;
-/// The penalty functions, shared with other plugins through core.
-pub use pliant_core::penalty;
-pub mod point_force;
-pub mod rft;
-pub mod rod_contact;
+mod broad_phase;
+mod damping;
+mod gravity;
+mod ground;
+mod log_exp;
+mod point_force;
+mod rft;
+mod rod_contact;
 pub mod segment_distance;
-pub mod sphere;
-pub mod spring;
-mod vec3;
+mod sphere;
+mod spring;
 
 pub use damping::ViscousDamping;
 pub use gravity::Gravity;
 pub use ground::{Friction, Ground, NormalLaw};
+pub use log_exp::LogExpPenalty;
 pub use point_force::{NodeForce, PointForces};
 pub use rft::ResistiveForce;
-pub use rod_contact::{ContactFriction, RodContact};
+pub use rod_contact::{ContactFriction, RodContact, RodContactEnergy};
 pub use sphere::SphereContact;
 pub use spring::{Spring, Springs};
 
 /// Call once from a binary so the linker keeps this crate's energy
-/// registrations (typetag and the energy list) even if nothing else from it
-/// is referenced.
+/// registrations even if nothing else from it is referenced.
 pub fn link() {}

@@ -3,11 +3,12 @@
 //! for forces `F_n` in N, optionally scaled by a parameter channel `s` (a
 //! ramp or a control), so the force is differentiable in it.
 
-use pliant_core::element::{Ctx, Element, ElementSet, Elements};
-use pliant_core::energy::{BindInfo, Energy};
-use pliant_core::error::{CoreError, Result};
-use pliant_core::num_dual::DualNum;
+use pliant_core::{
+    BindInfo, CoreError, Ctx, Element, Elements, Energy, EnergySpec, Invalid, Result, Scalar,
+    Stencil,
+};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// One force on one node.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -19,31 +20,9 @@ pub struct NodeForce {
     pub force: Vec<f64>,
 }
 
-#[derive(Debug, Clone)]
-struct ForceEl<const N: usize, const P: usize> {
-    dofs: [usize; N],
-    f: [f64; N],
-    params: [usize; P],
-}
-
-impl<const N: usize, const P: usize> Element<N, P> for ForceEl<N, P> {
-    fn dofs(&self) -> [usize; N] {
-        self.dofs
-    }
-    fn params(&self) -> [usize; P] {
-        self.params
-    }
-    fn energy<D: DualNum<f64> + Copy>(&self, x: &[D; N], _: &[D; N], p: &[D; P], _: &Ctx) -> D {
-        let mut e = D::from(0.0);
-        for a in 0..N {
-            e -= x[a] * self.f[a];
-        }
-        if P == 1 { e * p[0] } else { e }
-    }
-}
-
-/// Constant forces on nodes, optionally scaled by a channel.
-#[derive(Debug, Serialize, Deserialize)]
+/// Constant forces on nodes, optionally scaled by a channel (scene type
+/// `"point_forces"`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PointForces {
     /// The forces.
@@ -51,16 +30,6 @@ pub struct PointForces {
     /// Channel whose value multiplies every force (dimensionless).
     #[serde(default)]
     pub scale_channel: Option<String>,
-    #[serde(skip)]
-    bound: Option<Bound>,
-}
-
-struct Bound(Box<dyn ElementSet>);
-
-impl std::fmt::Debug for Bound {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} point forces", self.0.len())
-    }
 }
 
 impl PointForces {
@@ -69,7 +38,6 @@ impl PointForces {
         Self {
             forces,
             scale_channel: None,
-            bound: None,
         }
     }
     /// Scales every force by the value of `channel`.
@@ -77,60 +45,68 @@ impl PointForces {
         self.scale_channel = Some(channel.into());
         self
     }
-    fn bind_n<const N: usize, const P: usize>(
-        &self,
-        info: &BindInfo,
-        params: [usize; P],
-    ) -> Result<Box<dyn ElementSet>> {
-        let mut items = Vec::with_capacity(self.forces.len());
-        for (k, nf) in self.forces.iter().enumerate() {
-            let ctx = format!("point_forces.forces[{k}]");
-            if nf.force.len() != N || nf.force.iter().any(|v| !v.is_finite()) {
-                return Err(CoreError::Model(format!(
-                    "{ctx}.force must have {N} finite components (N), got {:?}",
-                    nf.force
-                )));
-            }
-            let mut dofs = [0; N];
-            info.layout
-                .node_dofs(nf.node, &mut dofs, &format!("{ctx}.node"))?;
-            items.push(ForceEl {
-                dofs,
-                f: std::array::from_fn(|a| nf.force[a]),
-                params,
-            });
+}
+
+#[derive(Debug, Clone)]
+struct ForceEl {
+    node: [usize; 1],
+    f: [f64; 3],
+    scale: Option<Arc<str>>,
+}
+
+impl Element for ForceEl {
+    type Size = Stencil<3, 1>;
+    fn nodes(&self) -> &[usize] {
+        &self.node
+    }
+    fn channels(&self) -> impl IntoIterator<Item = Option<&str>> {
+        [self.scale.as_deref()]
+    }
+    fn energy<D: Scalar>(&self, x: &[D], _: &[D], p: &[D], _: &Ctx) -> D {
+        let mut e = D::from(0.0);
+        for a in 0..3 {
+            e -= x[a] * self.f[a];
         }
-        Ok(Box::new(Elements::<ForceEl<N, P>, N, P>::new(items)))
+        if self.scale.is_some() { e * p[0] } else { e }
     }
 }
 
-#[typetag::serde(name = "point_forces")]
-impl Energy for PointForces {
-    fn bind(&mut self, info: &BindInfo) -> Result<()> {
-        let channel = match &self.scale_channel {
-            Some(c) => Some(info.layout.param(c, "point_forces.scale_channel")?),
-            None => None,
-        };
-        let set = match (info.layout.dim(), channel) {
-            (2, None) => self.bind_n::<2, 0>(info, [])?,
-            (2, Some(c)) => self.bind_n::<2, 1>(info, [c])?,
-            (_, None) => self.bind_n::<3, 0>(info, [])?,
-            (_, Some(c)) => self.bind_n::<3, 1>(info, [c])?,
-        };
-        self.bound = Some(Bound(set));
-        Ok(())
-    }
-    fn elements(&self) -> &dyn ElementSet {
-        self.bound
-            .as_ref()
-            .expect("point_forces used before Model::build bound it")
-            .0
-            .as_ref()
+impl EnergySpec for PointForces {
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        let dim = info.dim();
+        if let Some(c) = &self.scale_channel {
+            info.param(c, "scale_channel")?;
+        }
+        let scale: Option<Arc<str>> = self.scale_channel.as_deref().map(Arc::from);
+        let mut items = Vec::with_capacity(self.forces.len());
+        for (k, nf) in self.forces.iter().enumerate() {
+            if nf.force.len() != dim {
+                return Err(CoreError::Count {
+                    field: format!("forces[{k}].force"),
+                    found: nf.force.len(),
+                    expected: dim,
+                });
+            }
+            for (a, &v) in nf.force.iter().enumerate() {
+                Invalid::check(
+                    v.is_finite(),
+                    format!("forces[{k}].force[{a}]"),
+                    v,
+                    "finite (N)",
+                )?;
+            }
+            items.push(ForceEl {
+                node: [nf.node],
+                f: std::array::from_fn(|a| nf.force.get(a).copied().unwrap_or(0.0)),
+                scale: scale.clone(),
+            });
+        }
+        Ok(Box::new(Elements::bind(items, info, "forces")?))
     }
 }
 
 pliant_core::register_energy!(
-    "point_forces",
+    PointForces = "point_forces",
     "constant forces (N) on nodes, E = −Σ F·x, optionally scaled by a parameter channel `scale_channel`",
     r#"{"type": "point_forces", "forces": [{"node": 0, "force": [0.0, 0.0, -1.0]}]}"#
 );

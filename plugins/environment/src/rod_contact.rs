@@ -31,13 +31,14 @@
 //! edges sharing a node) never form pairs.
 
 use crate::broad_phase::close_pairs;
+use crate::log_exp::LogExpPenalty;
 use crate::segment_distance::segment_closest;
-use crate::vec3::{dot, load, sub};
-use pliant_core::element::{Ctx, Element, ElementSet, Elements};
-use pliant_core::energy::{BindInfo, Energy, EvalState};
-use pliant_core::error::{CoreError, Result};
-use pliant_core::num_dual::DualNum;
 use pliant_core::penalty::{coulomb_potential, log_exp, softplus};
+use pliant_core::vec3::{dot, load, norm, sub};
+use pliant_core::{
+    BindInfo, CoreError, Ctx, Element, ElementSet, Elements, Energy, EnergySpec, EvalState,
+    Invalid, Layout, Result, Scalar, Stencil,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 
@@ -66,15 +67,15 @@ struct Law {
 }
 
 impl Law {
-    fn distance<T: DualNum<f64> + Copy>(&self, x: &[T; 12]) -> (T, T, T, [T; 3]) {
-        let (a, b, c, d) = (load(x, 0, 3), load(x, 3, 3), load(x, 6, 3), load(x, 9, 3));
+    fn distance<T: Scalar>(&self, x: &[T]) -> (T, T, T, [T; 3]) {
+        let (a, b, c, d) = (load(x, 0), load(x, 3), load(x, 6), load(x, 9));
         let (s, t, d2) = segment_closest(&a, &b, &c, &d);
         let gap: [T; 3] =
             std::array::from_fn(|k| a[k] + (b[k] - a[k]) * s - c[k] - (d[k] - c[k]) * t);
         (s, t, (d2 + self.eps * self.eps).sqrt(), gap)
     }
     /// `|∂E/∂Δ|` (N): the normal contact force of the pair.
-    fn normal_force<T: DualNum<f64> + Copy>(&self, delta: T) -> T {
+    fn normal_force<T: Scalar>(&self, delta: T) -> T {
         // d/dΔ (sp(z)/K)² with z = K(2r₀ − Δ): −2 sp(z) σ(z)/K.
         let z = (delta - self.two_r0) * (-self.k1);
         let sig = if z.re() >= 0.0 {
@@ -86,22 +87,21 @@ impl Law {
     }
 }
 
-/// One candidate pair: edge `a–b` and edge `c–d` (12 DOFs).
+/// One candidate pair: edge `a–b` and edge `c–d` (4 nodes, 12 DOFs);
+/// `F`: with friction (history coupling).
 #[derive(Debug, Clone)]
 struct PairEl<const F: bool> {
-    dofs: [usize; 12],
+    nodes: [usize; 4],
     law: Law,
 }
 
-impl<const F: bool> Element<12, 0> for PairEl<F> {
+impl<const F: bool> Element for PairEl<F> {
+    type Size = Stencil<12>;
     const HISTORY: bool = F;
-    fn dofs(&self) -> [usize; 12] {
-        self.dofs
+    fn nodes(&self) -> &[usize] {
+        &self.nodes
     }
-    fn params(&self) -> [usize; 0] {
-        []
-    }
-    fn energy<T: DualNum<f64> + Copy>(&self, x: &[T; 12], xp: &[T; 12], _: &[T; 0], c: &Ctx) -> T {
+    fn energy<T: Scalar>(&self, x: &[T], xp: &[T], _: &[T], c: &Ctx) -> T {
         let law = &self.law;
         let (_, _, delta, _) = law.distance(x);
         let mut e = if delta.re() < law.cutoff {
@@ -117,8 +117,8 @@ impl<const F: bool> Element<12, 0> for PairEl<F> {
             return e;
         }
         let n: [T; 3] = gp.map(|g| g / dp);
-        let point = |y: &[T; 12], s: T, t: T| -> [T; 3] {
-            let (a, b, c, d) = (load(y, 0, 3), load(y, 3, 3), load(y, 6, 3), load(y, 9, 3));
+        let point = |y: &[T], s: T, t: T| -> [T; 3] {
+            let (a, b, c, d) = (load(y, 0), load(y, 3), load(y, 6), load(y, 9));
             std::array::from_fn(|k| a[k] + (b[k] - a[k]) * s - c[k] - (d[k] - c[k]) * t)
         };
         let du = sub(&point(x, sp, tp), &point(xp, sp, tp));
@@ -130,8 +130,9 @@ impl<const F: bool> Element<12, 0> for PairEl<F> {
     }
 }
 
-/// Rod–rod self-contact and friction on a set of edges (3-D models).
-#[derive(Debug, Serialize, Deserialize)]
+/// Rod–rod self-contact and friction on a set of edges (3-D models), scene
+/// type `"rod_contact"`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RodContact {
     /// Edges that can touch, as node pairs.
@@ -146,58 +147,30 @@ pub struct RodContact {
     #[serde(default)]
     pub friction: Option<ContactFriction>,
     /// Extra search distance (m) for the step-start broad phase; by default
-    /// r₀ plus twice the largest node displacement of the previous step.
+    /// r₀ plus three times the largest node displacement of the previous step.
     #[serde(default)]
     pub margin: Option<f64>,
     /// Prefix of the observables (`NAME.pairs`, `NAME.min_gap`).
     #[serde(default = "default_name")]
     pub name: String,
-    #[serde(skip)]
-    bound: Option<Bound>,
 }
 
 fn default_name() -> String {
     "rod_contact".into()
 }
 
-struct Bound {
-    law: Law,
-    edge_dofs: Vec<[usize; 6]>,
-    excluded: HashSet<(usize, usize)>,
-    pairs: Vec<(usize, usize)>,
-    set: Box<dyn ElementSet>,
-    version: u64,
-    /// Largest node displacement (m) of the last committed step (carried
-    /// state: it sets the next step's search margin).
-    last_move: f64,
-    /// The current step's start state.
-    start_q: Vec<f64>,
-}
-
-impl std::fmt::Debug for Bound {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} edges, {} candidate pairs",
-            self.edge_dofs.len(),
-            self.pairs.len()
-        )
-    }
-}
-
 impl RodContact {
-    /// Contact on `edges` of radius `radius` (m), tolerance `delta` (m) and
-    /// stiffness `stiffness` (J/m²), frictionless.
-    pub fn new(edges: Vec<[usize; 2]>, radius: f64, delta: f64, stiffness: f64) -> Self {
+    /// Contact on `edges` of radius `radius` (m) with the log-exp `penalty`
+    /// (stiffness in J/m², tolerance δ in m), frictionless.
+    pub fn new(edges: Vec<[usize; 2]>, radius: f64, penalty: LogExpPenalty) -> Self {
         Self {
             edges,
             radius,
-            delta,
-            stiffness,
+            delta: penalty.delta,
+            stiffness: penalty.stiffness,
             friction: None,
             margin: None,
             name: default_name(),
-            bound: None,
         }
     }
 
@@ -206,21 +179,39 @@ impl RodContact {
         self.friction = Some(ContactFriction { mu, slip_velocity });
         self
     }
+}
 
+/// The bound rod contact: its edges, the excluded (near-adjacent) pairs and
+/// the current candidate pairs as an element set.
+#[derive(Debug)]
+pub struct RodContactEnergy {
+    name: String,
+    law: Law,
+    delta: f64,
+    margin: Option<f64>,
+    radius: f64,
+    layout: Layout,
+    edges: Vec<[usize; 2]>,
+    edge_dofs: Vec<[usize; 6]>,
+    excluded: HashSet<(usize, usize)>,
+    pairs: Vec<(usize, usize)>,
+    set: Box<dyn Energy>,
+    version: u64,
+    /// Largest node displacement (m) of the last committed step (carried
+    /// state: it sets the next step's search margin).
+    last_move: f64,
+    /// The current step's start state.
+    start_q: Vec<f64>,
+}
+
+impl RodContactEnergy {
     /// The current candidate pairs (edge indices).
     pub fn pairs(&self) -> &[(usize, usize)] {
-        self.bound.as_ref().map_or(&[], |b| &b.pairs)
-    }
-
-    fn bound(&self) -> &Bound {
-        self.bound
-            .as_ref()
-            .expect("rod_contact used before Model::build bound it")
+        &self.pairs
     }
 
     fn segments(&self, q: &[f64]) -> Vec<([f64; 3], [f64; 3])> {
-        self.bound()
-            .edge_dofs
+        self.edge_dofs
             .iter()
             .map(|d| {
                 (
@@ -233,41 +224,50 @@ impl RodContact {
 
     /// Candidate pairs within the contact band plus `margin` at state `q`.
     fn candidates(&self, q: &[f64], margin: f64) -> Vec<(usize, usize)> {
-        let b = self.bound();
-        close_pairs(&self.segments(q), b.law.cutoff + margin)
+        close_pairs(&self.segments(q), self.law.cutoff + margin)
             .into_iter()
-            .filter(|p| !b.excluded.contains(p))
+            .filter(|p| !self.excluded.contains(p))
             .collect()
     }
 
-    fn build_set(
-        law: Law,
-        edge_dofs: &[[usize; 6]],
-        pairs: &[(usize, usize)],
-    ) -> Box<dyn ElementSet> {
-        let dofs = |&(i, j): &(usize, usize)| {
-            std::array::from_fn(|k| {
-                if k < 6 {
-                    edge_dofs[i][k]
-                } else {
-                    edge_dofs[j][k - 6]
-                }
-            })
+    fn build_set(&self, pairs: &[(usize, usize)]) -> Result<Box<dyn Energy>> {
+        let nodes = |&(i, j): &(usize, usize)| {
+            let (a, b) = (self.edges[i], self.edges[j]);
+            [a[0], a[1], b[0], b[1]]
         };
-        if law.mu > 0.0 {
-            Box::new(Elements::new(
-                pairs
-                    .iter()
-                    .map(|p| PairEl::<true> { dofs: dofs(p), law })
-                    .collect(),
-            ))
+        let (law, n) = (self.law, self.start_q.len());
+        Ok(if law.mu > 0.0 {
+            let items = pairs.iter().map(|p| PairEl::<true> {
+                nodes: nodes(p),
+                law,
+            });
+            Box::new(Elements::bind_to(
+                items.collect(),
+                &self.layout,
+                n,
+                "pairs",
+            )?)
         } else {
-            Box::new(Elements::new(
-                pairs
-                    .iter()
-                    .map(|p| PairEl::<false> { dofs: dofs(p), law })
-                    .collect(),
-            ))
+            let items = pairs.iter().map(|p| PairEl::<false> {
+                nodes: nodes(p),
+                law,
+            });
+            Box::new(Elements::bind_to(
+                items.collect(),
+                &self.layout,
+                n,
+                "pairs",
+            )?)
+        })
+    }
+
+    /// Makes `pairs` the candidate set.
+    fn set_pairs(&mut self, pairs: Vec<(usize, usize)>) {
+        // The pairs' nodes were checked when the energy was bound.
+        if let Ok(set) = self.build_set(&pairs) {
+            self.set = set;
+            self.pairs = pairs;
+            self.version += 1;
         }
     }
 }
@@ -305,59 +305,39 @@ fn excluded_pairs(edges: &[[usize; 2]], rest: &[f64], reach: f64) -> HashSet<(us
     out
 }
 
-#[typetag::serde(name = "rod_contact")]
-impl Energy for RodContact {
-    fn bind(&mut self, info: &BindInfo) -> Result<()> {
-        let ctx = "rod_contact";
-        if info.layout.dim() != 3 {
-            return Err(CoreError::Model(format!("{ctx}: needs a 3-D model")));
-        }
-        for (what, v) in [
-            ("radius (m)", self.radius),
-            ("delta (m)", self.delta),
-            ("stiffness (J/m²)", self.stiffness),
-        ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(CoreError::Model(format!(
-                    "{ctx}: {what} must be positive, got {v}"
-                )));
-            }
-        }
+impl EnergySpec for RodContact {
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        info.require_dim("rod_contact", 3)?;
+        Invalid::positive("radius", self.radius, "m")?;
+        Invalid::positive("delta", self.delta, "m")?;
+        Invalid::positive("stiffness", self.stiffness, "J/m²")?;
         let (mu, k2) = match self.friction {
             None => (0.0, 0.0),
-            Some(f) if f.mu >= 0.0 && f.slip_velocity > 0.0 && f.slip_velocity.is_finite() => {
+            Some(f) => {
+                Invalid::non_negative("friction.mu", f.mu, "dimensionless")?;
+                Invalid::positive("friction.slip_velocity", f.slip_velocity, "m/s")?;
                 (f.mu, 15.0 / f.slip_velocity)
             }
-            Some(f) => {
-                return Err(CoreError::Model(format!(
-                    "{ctx}.friction: μ must be ≥ 0 and the slip velocity positive, got μ = {}, ν = {} m/s",
-                    f.mu, f.slip_velocity
-                )));
-            }
         };
-        if let Some(m) = self.margin
-            && !(m.is_finite() && m >= 0.0)
-        {
-            return Err(CoreError::Model(format!(
-                "{ctx}: margin must be ≥ 0 m, got {m}"
-            )));
+        if let Some(m) = self.margin {
+            Invalid::non_negative("margin", m, "m")?;
         }
         let mut edge_dofs = Vec::with_capacity(self.edges.len());
         let mut rest = Vec::with_capacity(self.edges.len());
         for (e, &[a, b]) in self.edges.iter().enumerate() {
+            let field = format!("edges[{e}]");
             let mut d = [0; 6];
-            info.layout
-                .node_dofs(a, &mut d[..3], &format!("{ctx}.edges[{e}][0]"))?;
-            info.layout
-                .node_dofs(b, &mut d[3..], &format!("{ctx}.edges[{e}][1]"))?;
-            let l = (0..3)
-                .map(|k| (info.q0[d[3 + k]] - info.q0[d[k]]).powi(2))
-                .sum::<f64>()
-                .sqrt();
+            info.layout.node_dofs(a, &mut d[..3], &field)?;
+            info.layout.node_dofs(b, &mut d[3..], &field)?;
+            let l = norm(&sub(
+                &info.node_position(b, &field)?,
+                &info.node_position(a, &field)?,
+            ));
             if l.is_nan() || l <= 0.0 {
-                return Err(CoreError::Model(format!(
-                    "{ctx}.edges[{e}]: nodes {a} and {b} coincide (zero-length edge)"
-                )));
+                return Err(CoreError::degenerate(
+                    field,
+                    format!("nodes {a} and {b} coincide (zero-length edge)"),
+                ));
             }
             edge_dofs.push(d);
             rest.push(l);
@@ -372,61 +352,67 @@ impl Energy for RodContact {
             cutoff: 2.0 * self.radius + 40.0 / k1,
             eps: 1e-6 * self.radius,
         };
-        let excluded = excluded_pairs(&self.edges, &rest, 2.0 * self.radius + self.delta);
-        self.bound = Some(Bound {
+        let mut energy = RodContactEnergy {
+            name: self.name.clone(),
             law,
-            set: Self::build_set(law, &edge_dofs, &[]),
+            delta: self.delta,
+            margin: self.margin,
+            radius: self.radius,
+            layout: info.layout.clone(),
+            edges: self.edges.clone(),
             edge_dofs,
-            excluded,
+            excluded: excluded_pairs(&self.edges, &rest, 2.0 * self.radius + self.delta),
             pairs: Vec::new(),
+            set: Box::new(Elements::<PairEl<false>>::bind(vec![], info, "pairs")?),
             version: 0,
             last_move: 0.0,
             start_q: info.q0.to_vec(),
-        });
-        let pairs = self.candidates(info.q0, self.margin.unwrap_or(self.radius));
-        let b = self.bound.as_mut().expect("just bound");
-        b.set = Self::build_set(law, &b.edge_dofs, &pairs);
-        b.pairs = pairs;
-        Ok(())
+        };
+        let pairs = energy.candidates(info.q0, self.margin.unwrap_or(self.radius));
+        energy.set = energy.build_set(&pairs)?;
+        energy.pairs = pairs;
+        Ok(Box::new(energy))
+    }
+    fn label(&self) -> Option<&str> {
+        Some(&self.name)
+    }
+}
+
+impl Energy for RodContactEnergy {
+    fn elements(&self) -> &dyn ElementSet {
+        self.set.elements()
     }
 
-    fn elements(&self) -> &dyn ElementSet {
-        self.bound().set.as_ref()
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
     }
 
     fn begin_step(&mut self, q_prev: &[f64], _p: &[f64], _dt: f64, _t: f64) {
-        let b = self.bound();
-        let margin = self.margin.unwrap_or(self.radius + 3.0 * b.last_move);
+        let margin = self.margin.unwrap_or(self.radius + 3.0 * self.last_move);
         let pairs = self.candidates(q_prev, margin);
-        let b = self.bound.as_mut().expect("bound");
-        b.start_q.copy_from_slice(q_prev);
-        if pairs != b.pairs {
-            b.set = Self::build_set(b.law, &b.edge_dofs, &pairs);
-            b.pairs = pairs;
-            b.version += 1;
+        self.start_q.copy_from_slice(q_prev);
+        if pairs != self.pairs {
+            self.set_pairs(pairs);
         }
     }
 
     fn end_step(&mut self, q: &[f64], _p: &[f64]) {
-        let b = self.bound.as_mut().expect("bound");
         let mut m: f64 = 0.0;
-        for d in &b.edge_dofs {
+        for d in &self.edge_dofs {
             for node in [&d[..3], &d[3..]] {
-                let s: f64 = node.iter().map(|&i| (q[i] - b.start_q[i]).powi(2)).sum();
+                let s: f64 = node.iter().map(|&i| (q[i] - self.start_q[i]).powi(2)).sum();
                 m = m.max(s.sqrt());
             }
         }
-        b.last_move = m;
+        self.last_move = m;
         // A pair that reached the contact band without being a candidate
         // was missed this step: say so (the next step will include it).
-        let now = self.candidates(q, 0.0);
-        let b = self.bound();
         let segs = self.segments(q);
-        for p in now {
-            if b.pairs.binary_search(&p).is_err() {
+        for p in self.candidates(q, 0.0) {
+            if self.pairs.binary_search(&p).is_err() {
                 let (s0, s1) = (&segs[p.0], &segs[p.1]);
                 let d = crate::segment_distance::segment_distance(&s0.0, &s0.1, &s1.0, &s1.1);
-                if d < b.law.cutoff {
+                if d < self.law.cutoff {
                     log::warn!(
                         "{}: edges {} and {} came within {d:.3e} m without being a contact candidate; set a larger `margin`",
                         self.name,
@@ -439,48 +425,43 @@ impl Energy for RodContact {
     }
 
     fn structure_version(&self) -> u64 {
-        self.bound().version
+        self.version
     }
 
     /// The search margin's memory: the last step's largest displacement.
     fn carried_state(&self) -> Vec<f64> {
-        self.bound
-            .as_ref()
-            .map_or_else(Vec::new, |b| vec![b.last_move])
+        vec![self.last_move]
     }
 
     fn restore_carried_state(&mut self, snapshot: &[f64]) -> Result<()> {
-        match (self.bound.as_mut(), snapshot) {
-            (Some(b), &[m]) => {
-                b.last_move = m;
+        match snapshot {
+            &[m] if m.is_finite() => {
+                self.last_move = m;
                 Ok(())
             }
-            _ => Err(CoreError::Model(format!(
-                "{}: carried state has {} values, expected 1",
-                self.name,
-                snapshot.len()
-            ))),
+            _ => Err(CoreError::Length {
+                what: "rod_contact carried state",
+                found: snapshot.len(),
+                expected: 1,
+            }),
         }
     }
 
     /// A new run: no motion remembered.
     fn reset(&mut self, _q: &[f64]) {
-        if let Some(b) = self.bound.as_mut() {
-            b.last_move = 0.0;
-        }
+        self.last_move = 0.0;
     }
 
     fn observables(&self, s: &EvalState) -> Vec<(String, f64)> {
-        let b = self.bound();
         let segs = self.segments(s.q);
         let mut min_gap = f64::INFINITY;
         let mut touching = 0;
-        for &(i, j) in &b.pairs {
+        for &(i, j) in &self.pairs {
             let d = crate::segment_distance::segment_distance(
                 &segs[i].0, &segs[i].1, &segs[j].0, &segs[j].1,
             );
-            min_gap = min_gap.min(d - b.law.two_r0);
-            if d < b.law.two_r0 + self.delta {
+            min_gap = min_gap.min(d - self.law.two_r0);
+            if d < self.law.two_r0 + self.delta {
                 touching += 1;
             }
         }
@@ -492,7 +473,7 @@ impl Energy for RodContact {
 }
 
 pliant_core::register_energy!(
-    "rod_contact",
+    RodContact = "rod_contact",
     "implicit rod–rod contact (IMC, MAT-DiSMech eq. 21) on `edges` of `radius` r₀ (m) with tolerance `delta` (m) and `stiffness` (J/m²); optional Coulomb `friction` {mu, slip_velocity} (eq. 23)",
     r#"{"type": "rod_contact", "edges": [[0, 1], [2, 3]], "radius": 0.001, "delta": 0.0005, "stiffness": 1000.0}"#
 );

@@ -1,5 +1,5 @@
 //! Shortest distance between two segments by Lumelsky's algorithm
-//! (MAT-DiSMech §4, ref. [40]), generic over the dual scalar so contact
+//! (MAT-DiSMech §4, ref. \[40\]), generic over the dual scalar so contact
 //! energies get exact derivatives from it.
 //!
 //! Segments `P(s) = a + s (b − a)` and `Q(t) = c + t (d − c)`, `s, t ∈ [0, 1]`.
@@ -15,20 +15,15 @@
 //! is a smooth function of the endpoints and its dual derivatives are exact;
 //! the distance itself is continuous across regions.
 
-use crate::vec3::{dot, sub};
-use pliant_core::num_dual::DualNum;
+use pliant_core::Scalar;
+use pliant_core::vec3::{dot, sub};
 
 /// Relative threshold under which two segments count as parallel.
 const PARALLEL: f64 = 1e-12;
 
 /// Closest-point parameters `(s, t)` and the squared distance (m²) between
 /// segments `a–b` and `c–d` (points in m). Segments must have nonzero length.
-pub fn segment_closest<T: DualNum<f64> + Copy>(
-    a: &[T; 3],
-    b: &[T; 3],
-    c: &[T; 3],
-    d: &[T; 3],
-) -> (T, T, T) {
+pub fn segment_closest<T: Scalar>(a: &[T; 3], b: &[T; 3], c: &[T; 3], d: &[T; 3]) -> (T, T, T) {
     let d1 = sub(b, a);
     let d2 = sub(d, c);
     let r = sub(c, a);
@@ -64,12 +59,7 @@ pub fn segment_closest<T: DualNum<f64> + Copy>(
 }
 
 /// Shortest distance (m) between segments `a–b` and `c–d`.
-pub fn segment_distance<T: DualNum<f64> + Copy>(
-    a: &[T; 3],
-    b: &[T; 3],
-    c: &[T; 3],
-    d: &[T; 3],
-) -> T {
+pub fn segment_distance<T: Scalar>(a: &[T; 3], b: &[T; 3], c: &[T; 3], d: &[T; 3]) -> T {
     segment_closest(a, b, c, d).2.sqrt()
 }
 

@@ -10,12 +10,13 @@
 //! direction taken at the previous state, `u_t` the tangential velocity
 //! (m/s) and `Φ' = tanh(K₂‖u‖/2)`, `K₂ = 15/ν`.
 
-use crate::vec3::{dot, load, sub};
-use pliant_core::element::{Ctx, Element, ElementSet, Elements};
-use pliant_core::energy::{BindInfo, Energy};
-use pliant_core::error::{CoreError, Result};
-use pliant_core::num_dual::DualNum;
+use crate::log_exp::LogExpPenalty;
 use pliant_core::penalty::{coulomb_potential, log_exp, softplus};
+use pliant_core::vec3::{dot, load, sub};
+use pliant_core::{
+    BindInfo, CoreError, Ctx, Element, Elements, Energy, EnergySpec, Invalid, Result, Scalar,
+    Stencil,
+};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy)]
@@ -30,28 +31,27 @@ struct Law {
 }
 
 impl Law {
-    fn gap<T: DualNum<f64> + Copy>(&self, x: &[T; 3]) -> (T, [T; 3]) {
+    fn gap<T: Scalar>(&self, x: &[T]) -> (T, [T; 3]) {
         let r: [T; 3] = std::array::from_fn(|k| x[k] - self.centre[k]);
         let l = dot(&r, &r).sqrt();
         (l - self.reach, r.map(|v| v / l))
     }
 }
 
+/// One node against the sphere; `F`: with friction (history coupling).
 #[derive(Debug, Clone)]
 struct SphereEl<const F: bool> {
-    dofs: [usize; 3],
+    node: [usize; 1],
     law: Law,
 }
 
-impl<const F: bool> Element<3, 0> for SphereEl<F> {
+impl<const F: bool> Element for SphereEl<F> {
+    type Size = Stencil<3>;
     const HISTORY: bool = F;
-    fn dofs(&self) -> [usize; 3] {
-        self.dofs
+    fn nodes(&self) -> &[usize] {
+        &self.node
     }
-    fn params(&self) -> [usize; 0] {
-        []
-    }
-    fn energy<T: DualNum<f64> + Copy>(&self, x: &[T; 3], xp: &[T; 3], _: &[T; 0], c: &Ctx) -> T {
+    fn energy<T: Scalar>(&self, x: &[T], xp: &[T], _: &[T], c: &Ctx) -> T {
         let law = &self.law;
         let (d, _) = law.gap(x);
         let mut e = log_exp(d, law.k1) * law.k;
@@ -67,7 +67,7 @@ impl<const F: bool> Element<3, 0> for SphereEl<F> {
             z.exp() / (z.exp() + 1.0)
         };
         let normal = softplus(z) * sig * (2.0 * law.k / law.k1);
-        let dx = sub(&load(x, 0, 3), &load(xp, 0, 3));
+        let dx = sub(&load(x, 0), &load(xp, 0));
         let dn = dot(&dx, &n);
         let dt: [T; 3] = std::array::from_fn(|k| dx[k] - n[k] * dn);
         let r = dot(&dt, &dt) / (c.h * c.h);
@@ -77,7 +77,7 @@ impl<const F: bool> Element<3, 0> for SphereEl<F> {
 }
 
 /// A fixed rigid sphere touched by a set of nodes (3-D models).
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SphereContact {
     /// Centre (m).
@@ -100,17 +100,6 @@ pub struct SphereContact {
     /// Slip velocity ν (m/s): `K₂ = 15/ν`; needed when μ > 0.
     #[serde(default)]
     pub slip_velocity: Option<f64>,
-    #[serde(skip)]
-    bound: Option<Bound>,
-}
-
-/// The bound node set (with or without friction).
-struct Bound(Box<dyn ElementSet>);
-
-impl std::fmt::Debug for Bound {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} nodes", self.0.len())
-    }
 }
 
 impl SphereContact {
@@ -130,57 +119,41 @@ impl SphereContact {
         self.nodes = Some(nodes);
         self
     }
-    /// A frictionless sphere of `radius` (m) at `centre`, stiffness `k`
-    /// (N/m) and tolerance `delta` (m), touched by all nodes.
-    pub fn new(centre: [f64; 3], radius: f64, stiffness: f64, delta: f64) -> Self {
+    /// A frictionless sphere of `radius` (m) at `centre` with the log-exp
+    /// `penalty` (stiffness in N/m, tolerance δ in m), touched by all nodes.
+    pub fn new(centre: [f64; 3], radius: f64, penalty: LogExpPenalty) -> Self {
         Self {
             centre,
             radius,
             node_radius: 0.0,
             nodes: None,
-            stiffness,
-            delta,
+            stiffness: penalty.stiffness,
+            delta: penalty.delta,
             mu: 0.0,
             slip_velocity: None,
-            bound: None,
         }
     }
 }
 
-#[typetag::serde(name = "sphere_contact")]
-impl Energy for SphereContact {
-    fn bind(&mut self, info: &BindInfo) -> Result<()> {
-        let ctx = "sphere_contact";
-        if info.layout.dim() != 3 {
-            return Err(CoreError::Model(format!("{ctx}: needs a 3-D model")));
-        }
-        for (what, v) in [
-            ("radius (m)", self.radius),
-            ("stiffness (N/m)", self.stiffness),
-            ("delta (m)", self.delta),
-        ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(CoreError::Model(format!(
-                    "{ctx}: {what} must be positive, got {v}"
-                )));
-            }
-        }
-        if !(self.node_radius.is_finite() && self.node_radius >= 0.0) {
-            return Err(CoreError::Model(format!(
-                "{ctx}: node_radius must be ≥ 0 m, got {}",
-                self.node_radius
-            )));
-        }
+impl EnergySpec for SphereContact {
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        info.require_dim("sphere_contact", 3)?;
+        Invalid::positive("radius", self.radius, "m")?;
+        Invalid::positive("stiffness", self.stiffness, "N/m")?;
+        Invalid::positive("delta", self.delta, "m")?;
+        Invalid::non_negative("node_radius", self.node_radius, "m")?;
+        Invalid::non_negative("mu", self.mu, "dimensionless")?;
         let k2 = match (self.mu, self.slip_velocity) {
-            (mu, _) if !(mu.is_finite() && mu >= 0.0) => {
-                return Err(CoreError::Model(format!("{ctx}: μ must be ≥ 0, got {mu}")));
-            }
             (0.0, _) => 0.0,
-            (_, Some(v)) if v.is_finite() && v > 0.0 => 15.0 / v,
-            (_, v) => {
-                return Err(CoreError::Model(format!(
-                    "{ctx}: friction needs a positive slip_velocity (m/s), got {v:?}"
-                )));
+            (_, Some(v)) => {
+                Invalid::positive("slip_velocity", v, "m/s")?;
+                15.0 / v
+            }
+            (_, None) => {
+                return Err(CoreError::inconsistent(
+                    "slip_velocity",
+                    "friction (mu > 0) needs a slip velocity (m/s)",
+                ));
             }
         };
         let law = Law {
@@ -195,45 +168,27 @@ impl Energy for SphereContact {
             .nodes
             .clone()
             .unwrap_or_else(|| (0..info.layout.n_nodes()).collect());
-        let mut dofs = Vec::with_capacity(nodes.len());
         for (k, &n) in nodes.iter().enumerate() {
-            let mut d = [0; 3];
-            info.layout
-                .node_dofs(n, &mut d, &format!("{ctx}.nodes[{k}]"))?;
-            let x: [f64; 3] = std::array::from_fn(|a| info.q0[d[a]]);
+            let x = info.node_position(n, &format!("nodes[{k}]"))?;
             if law.gap(&x).0 <= -law.reach {
-                return Err(CoreError::Model(format!(
-                    "{ctx}.nodes[{k}]: node {n} sits at the sphere's centre"
-                )));
+                return Err(CoreError::degenerate(
+                    format!("nodes[{k}]"),
+                    format!("node {n} sits at the sphere's centre"),
+                ));
             }
-            dofs.push(d);
         }
-        self.bound = Some(Bound(if law.mu > 0.0 {
-            Box::new(Elements::new(
-                dofs.into_iter()
-                    .map(|dofs| SphereEl::<true> { dofs, law })
-                    .collect(),
-            ))
+        Ok(if law.mu > 0.0 {
+            let items = nodes.iter().map(|&n| SphereEl::<true> { node: [n], law });
+            Box::new(Elements::bind(items.collect(), info, "nodes")?)
         } else {
-            Box::new(Elements::new(
-                dofs.into_iter()
-                    .map(|dofs| SphereEl::<false> { dofs, law })
-                    .collect(),
-            ))
-        }));
-        Ok(())
-    }
-    fn elements(&self) -> &dyn ElementSet {
-        self.bound
-            .as_ref()
-            .expect("sphere_contact used before Model::build bound it")
-            .0
-            .as_ref()
+            let items = nodes.iter().map(|&n| SphereEl::<false> { node: [n], law });
+            Box::new(Elements::bind(items.collect(), info, "nodes")?)
+        })
     }
 }
 
 pliant_core::register_energy!(
-    "sphere_contact",
+    SphereContact = "sphere_contact",
     "nodes against a fixed rigid sphere (`centre`, `radius` in m): log-exp penalty (MAT-DiSMech eq. 25) with `stiffness` (N/m) and `delta` (m), contact radius `node_radius`, optional Coulomb friction `mu` with `slip_velocity` (m/s)",
     r#"{"type": "sphere_contact", "centre": [0.1, 0.0, 0.05], "radius": 0.02, "node_radius": 0.001, "stiffness": 100.0, "delta": 0.0005, "mu": 0.3, "slip_velocity": 0.001}"#
 );

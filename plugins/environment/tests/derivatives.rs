@@ -3,10 +3,10 @@
 //! blocks, at random, stretched and near-degenerate states.
 
 use pliant_core::derivcheck::{Rng, Tolerances, check};
-use pliant_core::{Energy, EvalState, Model, ModelBuilder, ParamChannel, ParamKind};
+use pliant_core::{Block, EnergySpec, EvalState, Model, ModelBuilder, ParamChannel};
 use pliant_environment::{
-    Friction, Gravity, Ground, NodeForce, NormalLaw, PointForces, ResistiveForce, SphereContact,
-    Spring, Springs, ViscousDamping,
+    Friction, Gravity, Ground, LogExpPenalty, NodeForce, NormalLaw, PointForces, ResistiveForce,
+    SphereContact, Spring, Springs, ViscousDamping,
 };
 
 /// The evaluation state of a model at rest at `q` (no motion over the
@@ -24,22 +24,16 @@ fn at_rest<'a>(q: &'a [f64], p: &'a [f64]) -> EvalState<'a> {
 
 /// A small 2-D or 3-D model: `n` nodes near the plane z = 0 (y = 0 in 2-D),
 /// one control channel `u`.
-fn model(dim: usize, energies: Vec<Box<dyn Energy>>) -> Model {
+fn model(dim: usize, energies: Vec<Box<dyn EnergySpec>>) -> Model {
     let mut b = ModelBuilder::new(dim).unwrap();
     let mut rng = Rng::new(7);
     for _ in 0..5 {
         let p: Vec<f64> = (0..dim).map(|_| rng.range(-0.05, 0.05)).collect();
         b.add_node(&p, rng.range(0.01, 0.02)).unwrap();
     }
-    b.add_param(ParamChannel {
-        name: "u".into(),
-        kind: ParamKind::Control,
-        value: 0.003,
-        keyframes: vec![],
-    })
-    .unwrap();
+    b.add_param(ParamChannel::control("u", 0.003)).unwrap();
     for e in energies {
-        b.add_energy(e);
+        b.add_boxed(e);
     }
     b.build().unwrap()
 }
@@ -48,7 +42,11 @@ fn model(dim: usize, energies: Vec<Box<dyn Energy>>) -> Model {
 /// and from the previous state.
 fn states(m: &Model, seed: u64, scale: f64) -> (Vec<f64>, Vec<f64>) {
     let mut rng = Rng::new(seed);
-    let q: Vec<f64> = m.q0.iter().map(|x| x + rng.range(-scale, scale)).collect();
+    let q: Vec<f64> = m
+        .q0()
+        .iter()
+        .map(|x| x + rng.range(-scale, scale))
+        .collect();
     let qp: Vec<f64> = q.iter().map(|x| x + rng.range(-scale, scale)).collect();
     (q, qp)
 }
@@ -71,7 +69,7 @@ fn check_all(m: &Model, tol: &Tolerances, label: &str) {
             dt: 0.02, // h ≠ dt as in implicit midpoint
             t: 0.0,
         };
-        for e in &m.energies {
+        for e in m.energies() {
             let r = check(e.as_ref(), &s, tol);
             eprintln!("{label} seed {seed}: {r:?}");
             r.assert_within(tol);
@@ -121,12 +119,14 @@ fn gravity_and_buoyancy_derivatives() {
     );
     check_all(&m, &Tolerances::default(), "gravity");
     // Buoyancy scales the weight by (ρ − ρ_med)/ρ.
-    let q = m.q0.clone();
+    let q = m.q0().to_vec();
     let p = vec![0.0];
     let s = at_rest(&q, &p);
     let mut g1 = vec![0.0; 15];
-    m.energies[1].gradient_blocks(&s, &mut g1);
-    assert!((g1[2] - m.mass[2] * 9.81 * 200.0 / 1200.0).abs() < 1e-12);
+    m.energies()[1]
+        .elements()
+        .blocks(&s, Block::Gradient, &mut g1);
+    assert!((g1[2] - m.mass()[2] * 9.81 * 200.0 / 1200.0).abs() < 1e-12);
 }
 
 #[test]
@@ -156,11 +156,13 @@ fn point_force_derivatives_and_value() {
     );
     check_all(&m, &Tolerances::default(), "point forces");
     // The force is −∇E: F on the listed nodes, scaled by the channel.
-    let q = m.q0.clone();
+    let q = m.q0().to_vec();
     let p = vec![0.003];
     let s = at_rest(&q, &p);
     let mut g = vec![0.0; 6];
-    m.energies[1].gradient_blocks(&s, &mut g);
+    m.energies()[1]
+        .elements()
+        .blocks(&s, Block::Gradient, &mut g);
     let expected = [-0.003, 0.006, -0.0015, 0.0, 0.0, 0.009];
     for (a, b) in g.iter().zip(expected) {
         assert!((a - b).abs() < 1e-15, "{g:?}");
@@ -183,13 +185,20 @@ fn resistive_force_derivatives() {
 #[test]
 fn sphere_contact_derivatives() {
     // Place the sphere so that node 0 sits inside the contact band.
-    let q0 = model(3, vec![]).q0;
+    let q0 = model(3, vec![]).q0().to_vec();
     let (radius, node_radius, delta) = (0.04, 0.002, 5e-3);
     let centre = [q0[0], q0[1], q0[2] - (radius + node_radius + 0.3 * delta)];
     // Slip velocity as in the ground checks: the FD step must resolve the
     // stick–slip transition (width ≈ 2ν/15).
     for (mu, slip) in [(0.0, None), (0.4, Some(0.05))] {
-        let mut c = SphereContact::new(centre, radius, 2000.0, delta);
+        let mut c = SphereContact::new(
+            centre,
+            radius,
+            LogExpPenalty {
+                stiffness: 2000.0,
+                delta,
+            },
+        );
         c.node_radius = node_radius;
         c.mu = mu;
         c.slip_velocity = slip;
@@ -289,17 +298,21 @@ fn friction_is_smooth_at_rest() {
         }),
     );
     let m = model(3, vec![Box::new(g)]);
-    let mut q = m.q0.clone();
+    let mut q = m.q0().to_vec();
     for n in 0..5 {
         q[3 * n + 2] = -0.002; // all nodes penetrating
     }
     let p = vec![0.0];
     let s = at_rest(&q, &p);
     let mut h = vec![0.0; 5 * 9];
-    m.energies[0].hessian_blocks(&s, &mut h);
+    m.energies()[0]
+        .elements()
+        .blocks(&s, Block::Hessian, &mut h);
     assert!(h.iter().all(|v| v.is_finite()));
     let mut hf = vec![0.0; 5 * 9];
-    m.energies[0].elements().hessian_blocks(&s, &mut hf);
+    m.energies()[0]
+        .elements()
+        .blocks(&s, Block::Hessian, &mut hf);
     for (a, b) in h.iter().zip(&hf) {
         assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "{a} vs {b}");
     }

@@ -2,7 +2,7 @@
 //! on a rigid sphere.
 
 use pliant_core::{Integrator, ModelBuilder, NewtonSettings, Simulator};
-use pliant_environment::{Gravity, ResistiveForce, SphereContact, Spring, Springs};
+use pliant_environment::{Gravity, LogExpPenalty, ResistiveForce, SphereContact, Spring, Springs};
 
 /// A straight 0.1 m rod along x of 0.1 g, `n` edges with masses by Voronoi
 /// length so that a uniform pull `f` (N/kg) meets a uniform drag per unit
@@ -22,7 +22,7 @@ fn pulled_chain(f: [f64; 3], n: usize) -> [f64; 3] {
         })
         .collect();
     let edges: Vec<[usize; 2]> = nodes.windows(2).map(|w| [w[0], w[1]]).collect();
-    b.add_energy(Box::new(Springs::new(
+    b.add(Springs::new(
         edges
             .iter()
             .map(|&nodes| Spring {
@@ -31,9 +31,9 @@ fn pulled_chain(f: [f64; 3], n: usize) -> [f64; 3] {
                 rest_length: None,
             })
             .collect(),
-    )));
-    b.add_energy(Box::new(Gravity::new(&f)));
-    b.add_energy(Box::new(ResistiveForce::new(edges, 0.01, 0.1)));
+    ));
+    b.add(Gravity::new(&f));
+    b.add(ResistiveForce::new(edges, 0.01, 0.1));
     let mut sim = Simulator::new(
         b.build().unwrap(),
         Integrator::ImplicitEuler,
@@ -71,12 +71,19 @@ fn a_node_comes_to_rest_on_the_sphere() {
     let (radius, r0, delta) = (0.02, 1e-3, 2e-4);
     let mut b = ModelBuilder::new(3).unwrap();
     b.add_node(&[0.003, 0.0, radius + 0.01], 1e-3).unwrap();
-    b.add_energy(Box::new(Gravity::new(&[0.0, 0.0, -9.81])));
-    let mut c = SphereContact::new([0.0; 3], radius, 50.0, delta);
+    b.add(Gravity::new(&[0.0, 0.0, -9.81]));
+    let mut c = SphereContact::new(
+        [0.0; 3],
+        radius,
+        LogExpPenalty {
+            stiffness: 50.0,
+            delta,
+        },
+    );
     c.node_radius = r0;
     c.mu = 2.0;
     c.slip_velocity = Some(1e-4);
-    b.add_energy(Box::new(c));
+    b.add(c);
     let mut sim = Simulator::new(
         b.build().unwrap(),
         Integrator::ImplicitEuler,

@@ -3,7 +3,7 @@
 
 use pliant_core::derivcheck::{Rng, Tolerances, check};
 use pliant_core::{Energy, EvalState, Integrator, Model, ModelBuilder, NewtonSettings, Simulator};
-use pliant_environment::{Gravity, RodContact, Spring, Springs};
+use pliant_environment::{Gravity, LogExpPenalty, RodContact, Spring, Springs};
 
 const R0: f64 = 1e-3;
 const DELTA: f64 = 2e-4;
@@ -19,12 +19,19 @@ fn crossing(gap: f64, contact: RodContact) -> Model {
     ] {
         b.add_node(&p, 1e-3).unwrap();
     }
-    b.add_energy(Box::new(contact));
+    b.add(contact);
     b.build().unwrap()
 }
 
 fn contact() -> RodContact {
-    RodContact::new(vec![[0, 1], [2, 3]], R0, DELTA, 1e4)
+    RodContact::new(
+        vec![[0, 1], [2, 3]],
+        R0,
+        LogExpPenalty {
+            stiffness: 1e4,
+            delta: DELTA,
+        },
+    )
 }
 
 #[test]
@@ -38,7 +45,7 @@ fn derivatives_match_finite_differences_with_and_without_friction() {
             };
             let m = crossing(gap, c);
             let mut rng = Rng::new(3);
-            let q: Vec<f64> = m.q0.iter().map(|x| x + rng.range(-1e-4, 1e-4)).collect();
+            let q: Vec<f64> = m.q0().iter().map(|x| x + rng.range(-1e-4, 1e-4)).collect();
             let qp: Vec<f64> = q.iter().map(|x| x + rng.range(-1e-5, 1e-5)).collect();
             let s = EvalState {
                 q: &q,
@@ -48,8 +55,11 @@ fn derivatives_match_finite_differences_with_and_without_friction() {
                 dt: 1e-3,
                 t: 0.0,
             };
-            let e = &m.energies[0];
-            assert!(e.value(&s) > 0.0, "gap {gap}: pair should be active");
+            let e = &m.energies()[0];
+            assert!(
+                e.elements().value(&s) > 0.0,
+                "gap {gap}: pair should be active"
+            );
             let r = check(
                 e.as_ref(),
                 &s,
@@ -72,8 +82,8 @@ fn derivatives_match_finite_differences_with_and_without_friction() {
 #[test]
 fn pair_energy_is_continuous_as_one_rod_slides_and_lifts_off() {
     let m = crossing(0.0, contact());
-    let e = &m.energies[0];
-    let mut q = m.q0.clone();
+    let e = &m.energies()[0];
+    let mut q = m.q0().to_vec();
     // Slide the upper edge along x past the lower edge's end (the closest
     // points change region) while lifting it through the whole band.
     let n = 4000;
@@ -96,7 +106,7 @@ fn pair_energy_is_continuous_as_one_rod_slides_and_lifts_off() {
             dt: 1e-3,
             t: 0.0,
         };
-        let v = e.value(&s);
+        let v = e.elements().value(&s);
         assert!(v.is_finite() && v >= 0.0);
         if let Some(l) = last {
             max_jump = max_jump.max((v - l).abs());
@@ -124,14 +134,21 @@ fn edges_close_along_the_rod_never_form_pairs() {
         b.add_node(&[x, 0.2e-3 * i as f64, 0.0], 1e-3).unwrap();
     }
     let edges: Vec<[usize; 2]> = (0..5).map(|i| [i, i + 1]).collect();
-    b.add_energy(Box::new(RodContact::new(edges, R0, DELTA, 1e4)));
+    b.add(RodContact::new(
+        edges,
+        R0,
+        LogExpPenalty {
+            stiffness: 1e4,
+            delta: DELTA,
+        },
+    ));
     let m = b.build().unwrap();
     // Path length 1.5 mm per edge: only pairs at least two edges apart
     // along the rod (≥ 3 mm > 2r₀ + δ) are candidates.
-    let c = m.energies[0].as_ref() as &dyn Energy;
+    let c = m.energies()[0].as_ref() as &dyn Energy;
     let s = EvalState {
-        q: &m.q0,
-        q_prev: &m.q0,
+        q: m.q0(),
+        q_prev: m.q0(),
         p: &[],
         h: 1e-3,
         dt: 1e-3,
@@ -187,14 +204,22 @@ fn pushed_rods(margin: Option<f64>) -> (Simulator, usize) {
             edges.push([w[0], w[1]]);
         }
     }
-    b.add_energy(Box::new(Springs::new(springs)));
+    b.add(Springs::new(springs));
     // A strong downward push on the upper rod only.
     let mut g = Gravity::new(&[0.0, 0.0, -50.0]);
     g.nodes = Some(upper.clone());
-    b.add_energy(Box::new(g));
-    let mut c = RodContact::new(edges, R0, DELTA, 1e3).with_friction(0.3, 1e-3);
+    b.add(g);
+    let mut c = RodContact::new(
+        edges,
+        R0,
+        LogExpPenalty {
+            stiffness: 1e3,
+            delta: DELTA,
+        },
+    )
+    .with_friction(0.3, 1e-3);
     c.margin = margin;
-    b.add_energy(Box::new(c));
+    b.add(c);
     let m = b.build().unwrap();
     let sim = Simulator::new(
         m,
@@ -238,7 +263,7 @@ fn broad_phase_gives_the_same_motion_as_checking_every_pair() {
     // rebuilds the candidate list as the rods approach.
     let (mut a, mid) = pushed_rods(None);
     let (mut b, _) = pushed_rods(Some(1.0));
-    let candidates = |s: &Simulator| s.model().energies[2].elements().len();
+    let candidates = |s: &Simulator| s.model().energies()[2].elements().len();
     let (first_a, first_b) = (candidates(&a), candidates(&b));
     let mut lowest = f64::INFINITY;
     for _ in 0..150 {

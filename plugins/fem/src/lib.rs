@@ -19,6 +19,8 @@
 //!   boundary surface, node sets, lumped mass; [`mesh_io`]: Gmsh `.msh` 4.1
 //!   and TetGen `.node`/`.ele` import; [`vtk`]: ParaView output.
 
+#![warn(missing_docs)]
+
 pub mod material;
 pub mod mesh;
 pub mod mesh_io;

@@ -2,24 +2,19 @@
 //!
 //! `F` is stored row-major: `f[3i + j] = F_ij`.
 
-use pliant_core::num_dual::DualNum;
+use pliant_core::Scalar;
+use pliant_core::mat3::{det3, inv3};
 
 /// Lamé parameters `(μ, λ)` in Pa from Young's modulus `E` (Pa) and Poisson's ratio `ν`.
-pub fn lame<D: DualNum<f64> + Copy>(e: D, nu: D) -> (D, D) {
+pub fn lame<D: Scalar>(e: D, nu: D) -> (D, D) {
     let mu = e / ((nu + 1.0) * 2.0);
     let lambda = e * nu / ((nu + 1.0) * (-nu * 2.0 + 1.0));
     (mu, lambda)
 }
 
-/// Determinant of a row-major 3×3 matrix.
-pub fn det3<D: DualNum<f64> + Copy>(f: &[D; 9]) -> D {
-    f[0] * (f[4] * f[8] - f[5] * f[7]) - f[1] * (f[3] * f[8] - f[5] * f[6])
-        + f[2] * (f[3] * f[7] - f[4] * f[6])
-}
-
 /// `Ψ(F)` in Pa; `+∞` for an inverted or degenerate element (`J ≤ 0`), so a
 /// line search never accepts such a state.
-pub fn psi<D: DualNum<f64> + Copy>(f: &[D; 9], mu: D, lambda: D) -> D {
+pub fn psi<D: Scalar>(f: &[D; 9], mu: D, lambda: D) -> D {
     let j = det3(f);
     if j.re().is_nan() || j.re() <= 0.0 {
         return D::from(f64::INFINITY);
@@ -27,22 +22,6 @@ pub fn psi<D: DualNum<f64> + Copy>(f: &[D; 9], mu: D, lambda: D) -> D {
     let tr = f.iter().fold(D::from(0.0), |s, v| s + *v * *v);
     let lnj = j.ln();
     mu * 0.5 * (tr - 3.0) - mu * lnj + lambda * 0.5 * lnj * lnj
-}
-
-/// Inverse of a row-major 3×3 matrix with determinant `j`.
-pub fn inv3(f: &[f64; 9], j: f64) -> [f64; 9] {
-    let c = [
-        f[4] * f[8] - f[5] * f[7],
-        f[2] * f[7] - f[1] * f[8],
-        f[1] * f[5] - f[2] * f[4],
-        f[5] * f[6] - f[3] * f[8],
-        f[0] * f[8] - f[2] * f[6],
-        f[2] * f[3] - f[0] * f[5],
-        f[3] * f[7] - f[4] * f[6],
-        f[1] * f[6] - f[0] * f[7],
-        f[0] * f[4] - f[1] * f[3],
-    ];
-    c.map(|v| v / j)
 }
 
 /// First Piola–Kirchhoff stress `P = ∂Ψ/∂F = μ(F − F⁻ᵀ) + λ ln J F⁻ᵀ`

@@ -281,7 +281,7 @@ impl TetMesh {
             b.add_node(p, m)?;
         }
         let tets = self.tets.iter().map(|t| t.map(|n| n + first)).collect();
-        b.add_energy(Box::new(NeoHookeanTets::new(tets, material)));
+        b.add(NeoHookeanTets::new(tets, material));
         Ok(first)
     }
 }

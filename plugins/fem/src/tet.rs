@@ -7,13 +7,14 @@
 //! `∂E/∂x_{a,i} = V₀ Σ_j P_ij G_aj`; Hessian
 //! `V₀ Σ_jl ∂P_ij/∂F_kl G_aj G_bl`.
 
-use crate::material::{det3, inv3, lame, psi, stress};
-use pliant_core::element::{Ctx, ElementSet};
-use pliant_core::energy::{BindInfo, Energy, EvalState};
-use pliant_core::error::{CoreError, Result};
-use pliant_core::num_dual::DualNum;
-use pliant_core::reduced::{ReducedElement, ReducedElements};
+use crate::material::{lame, psi, stress};
+use pliant_core::mat3::{det3, inv3};
+use pliant_core::{
+    BindInfo, CoreError, Ctx, Element, Elements, Energy, EnergySpec, Invalid, Local, Result,
+    Scalar, Stencil,
+};
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// The material: constants, or design channels (differentiable).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -35,11 +36,14 @@ pub enum Material {
     },
 }
 
-/// A bound tetrahedron reading `P ∈ {0, 2}` channels (E, ν).
+/// A bound tetrahedron over the 12 coordinates of its nodes, reading E and
+/// ν from two channels when the material is given by channels. Its fallback
+/// differentiates `V₀ Ψ` over the 9 entries of `F = B x`.
 #[derive(Debug, Clone)]
-pub struct TetEl<const P: usize> {
-    dofs: [usize; 12],
-    params: [usize; P],
+struct TetEl {
+    nodes: [usize; 4],
+    /// Channels holding E and ν, if the material reads them.
+    channels: Option<Arc<[String; 2]>>,
     /// `G` (4 × 3, row-major).
     g: [f64; 12],
     vol: f64,
@@ -47,21 +51,21 @@ pub struct TetEl<const P: usize> {
     lame: (f64, f64),
 }
 
-impl<const P: usize> TetEl<P> {
-    fn material<D: DualNum<f64> + Copy>(&self, p: &[D; P]) -> (D, D) {
-        if P == 2 {
+impl TetEl {
+    fn material<D: Scalar>(&self, p: &[D]) -> (D, D) {
+        if self.channels.is_some() {
             lame(p[0], p[1])
         } else {
             (D::from(self.lame.0), D::from(self.lame.1))
         }
     }
-    fn f_of(&self, q: &[f64]) -> [f64; 9] {
+    fn f_of(&self, x: &[f64]) -> [f64; 9] {
         let mut f = [0.0; 9];
         for a in 0..4 {
             for i in 0..3 {
-                let x = q[self.dofs[3 * a + i]];
+                let xa = x[3 * a + i];
                 for j in 0..3 {
-                    f[3 * i + j] += x * self.g[3 * a + j];
+                    f[3 * i + j] += xa * self.g[3 * a + j];
                 }
             }
         }
@@ -69,63 +73,56 @@ impl<const P: usize> TetEl<P> {
     }
 }
 
-impl<const P: usize> ReducedElement<12, 9, P> for TetEl<P> {
-    fn dofs(&self) -> [usize; 12] {
-        self.dofs
+impl Element for TetEl {
+    type Size = Stencil<12, 2, 9>;
+    fn nodes(&self) -> &[usize] {
+        &self.nodes
     }
-    fn params(&self) -> [usize; P] {
-        self.params
+    fn channels(&self) -> impl IntoIterator<Item = Option<&str>> {
+        let c = self.channels.as_deref();
+        [c.map(|c| c[0].as_str()), c.map(|c| c[1].as_str())]
     }
-    fn map(&self) -> [[f64; 12]; 9] {
-        let mut b = [[0.0; 12]; 9];
+    fn map(&self, b: &mut [f64]) -> bool {
         for i in 0..3 {
             for j in 0..3 {
                 for a in 0..4 {
-                    b[3 * i + j][3 * a + i] = self.g[3 * a + j];
+                    b[(3 * i + j) * 12 + 3 * a + i] = self.g[3 * a + j];
                 }
             }
         }
-        b
+        true
     }
-    fn reduce(&self, q: &[f64]) -> [f64; 9] {
-        self.f_of(q)
+    fn reduce(&self, x: &[f64], r: &mut [f64]) -> bool {
+        r.copy_from_slice(&self.f_of(x));
+        true
     }
-    fn energy<D: DualNum<f64> + Copy>(&self, f: &[D; 9], _: &[D; 9], p: &[D; P], _: &Ctx) -> D {
+    fn energy<D: Scalar>(&self, f: &[D], _: &[D], p: &[D], _: &Ctx) -> D {
         let (mu, lambda) = self.material(p);
-        psi(f, mu, lambda) * self.vol
+        let f: [D; 9] = std::array::from_fn(|k| f[k]);
+        psi(&f, mu, lambda) * self.vol
     }
-}
-
-trait TetAnalytic: ElementSet {
-    fn grad(&self, s: &EvalState, out: &mut [f64]);
-    fn hess(&self, s: &EvalState, out: &mut [f64]);
-}
-
-impl<const P: usize> TetAnalytic for ReducedElements<TetEl<P>, 12, 9, P> {
-    fn grad(&self, s: &EvalState, out: &mut [f64]) {
-        pliant_core::element::for_each_block(out, 12, &self.items, |o, e| {
-            let pv: [f64; P] = std::array::from_fn(|k| s.p[e.params[k]]);
-            let (mu, la) = e.material(&pv);
-            let Some(p) = stress(&e.f_of(s.q), mu, la) else {
-                o.fill(f64::NAN);
-                return;
-            };
-            for a in 0..4 {
-                for i in 0..3 {
-                    o[3 * a + i] =
-                        e.vol * (0..3).map(|j| p[3 * i + j] * e.g[3 * a + j]).sum::<f64>();
-                }
+    fn gradient(&self, l: &Local, o: &mut [f64]) -> bool {
+        let (mu, la) = self.material(l.p);
+        let Some(p) = stress(&self.f_of(l.x), mu, la) else {
+            o.fill(f64::NAN);
+            return true;
+        };
+        for a in 0..4 {
+            for i in 0..3 {
+                o[3 * a + i] = self.vol
+                    * (0..3)
+                        .map(|j| p[3 * i + j] * self.g[3 * a + j])
+                        .sum::<f64>();
             }
-        });
+        }
+        true
     }
-    fn hess(&self, s: &EvalState, out: &mut [f64]) {
-        pliant_core::element::for_each_block(out, 144, &self.items, |o, e| {
-            let pv: [f64; P] = std::array::from_fn(|k| s.p[e.params[k]]);
-            let (mu, la) = e.material(&pv);
-            if !element_hessian(&e.f_of(s.q), &e.g, e.vol, mu, la, o) {
-                o.fill(f64::NAN);
-            }
-        });
+    fn hessian(&self, l: &Local, o: &mut [f64]) -> bool {
+        let (mu, la) = self.material(l.p);
+        if !element_hessian(&self.f_of(l.x), &self.g, self.vol, mu, la, o) {
+            o.fill(f64::NAN);
+        }
+        true
     }
 }
 
@@ -170,81 +167,85 @@ fn element_hessian(
     true
 }
 
-/// Compressible neo-Hookean linear tetrahedra (Bern et al. 2019, eq. 1).
-#[derive(Debug, Serialize, Deserialize)]
+/// Compressible neo-Hookean linear tetrahedra (Bern et al. 2019, eq. 1),
+/// scene type `"neo_hookean_tets"`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NeoHookeanTets {
     /// Node indices of each tetrahedron.
     pub tets: Vec<[usize; 4]>,
     /// Material.
     pub material: Material,
-    #[serde(skip)]
-    bound: Option<Box<dyn TetAnalytic>>,
-}
-
-impl std::fmt::Debug for dyn TetAnalytic {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} bound tetrahedra", self.len())
-    }
-}
-
-fn check_material(e: f64, nu: f64) -> Result<()> {
-    if !(e.is_finite() && e > 0.0) {
-        return Err(CoreError::Model(format!(
-            "neo_hookean_tets: Young's modulus must be positive, got {e} Pa"
-        )));
-    }
-    if !(nu > -1.0 && nu < 0.5) {
-        return Err(CoreError::Model(format!(
-            "neo_hookean_tets: Poisson's ratio must lie in (−1, 0.5), got {nu}"
-        )));
-    }
-    Ok(())
 }
 
 impl NeoHookeanTets {
     /// Tetrahedra over model nodes with a material.
     pub fn new(tets: Vec<[usize; 4]>, material: Material) -> Self {
-        Self {
-            tets,
-            material,
-            bound: None,
-        }
+        Self { tets, material }
     }
-    fn bind_p<const P: usize>(
-        &self,
-        info: &BindInfo,
-        params: [usize; P],
-        lame: (f64, f64),
-    ) -> Result<Box<dyn TetAnalytic>> {
+}
+
+fn check_material(e: f64, nu: f64) -> Result<()> {
+    Invalid::positive("material.youngs_modulus", e, "Pa")?;
+    Invalid::check(
+        nu > -1.0 && nu < 0.5,
+        "material.poisson_ratio",
+        nu,
+        "in (−1, 0.5)",
+    )?;
+    Ok(())
+}
+
+impl EnergySpec for NeoHookeanTets {
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        info.require_dim("neo_hookean_tets", 3)?;
+        let (channels, lame_const) = match &self.material {
+            Material::Constant {
+                youngs_modulus,
+                poisson_ratio,
+            } => {
+                check_material(*youngs_modulus, *poisson_ratio)?;
+                (None, lame(*youngs_modulus, *poisson_ratio))
+            }
+            Material::Channels {
+                youngs_modulus,
+                poisson_ratio,
+            } => {
+                info.param(youngs_modulus, "material.youngs_modulus")?;
+                info.param(poisson_ratio, "material.poisson_ratio")?;
+                (
+                    Some(Arc::new([youngs_modulus.clone(), poisson_ratio.clone()])),
+                    (0.0, 0.0),
+                )
+            }
+        };
         let mut items = Vec::with_capacity(self.tets.len());
         for (t, nodes) in self.tets.iter().enumerate() {
-            let mut dofs = [0; 12];
+            let field = format!("tets[{t}]");
+            let mut x = [[0.0; 3]; 4];
             for (a, &n) in nodes.iter().enumerate() {
-                info.layout.node_dofs(
-                    n,
-                    &mut dofs[3 * a..3 * a + 3],
-                    &format!("neo_hookean_tets.tets[{t}]"),
-                )?;
+                x[a] = info.node_position(n, &field)?;
             }
-            let x = |a: usize, i: usize| info.q0[dofs[3 * a + i]];
-            // D_m column-major by edge: dm[i][c] = x_{c+1,i} − x_{0,i}.
+            // D_m column-major by edge: dm[3i + c] = x_{c+1,i} − x_{0,i}.
             let dm: [f64; 9] = std::array::from_fn(|k| {
                 let (i, c) = (k / 3, k % 3);
-                x(c + 1, i) - x(0, i)
+                x[c + 1][i] - x[0][i]
             });
-            let det = crate::material::det3(&dm);
+            let det = det3(&dm);
             let vol = det / 6.0;
             let scale = (0..3)
                 .map(|c| (0..3).map(|i| dm[3 * i + c].powi(2)).sum::<f64>())
                 .fold(0.0f64, f64::max);
             if vol.is_nan() || vol <= 1e-12 * scale.powf(1.5) {
-                return Err(CoreError::Model(format!(
-                    "neo_hookean_tets.tets[{t}] (nodes {nodes:?}) has {} rest volume {vol:.3e} m³; reorder its nodes or fix the mesh",
-                    if vol < 0.0 { "negative" } else { "zero" }
-                )));
+                return Err(CoreError::degenerate(
+                    field,
+                    format!(
+                        "nodes {nodes:?} have {} rest volume {vol:.3e} m³; reorder the nodes or fix the mesh",
+                        if vol < 0.0 { "negative" } else { "zero" }
+                    ),
+                ));
             }
-            let w = crate::material::inv3(&dm, det); // w[3c + j] = (D_m⁻¹)_cj
+            let w = inv3(&dm, det); // w[3c + j] = (D_m⁻¹)_cj
             let mut g = [0.0; 12];
             for c in 0..3 {
                 for j in 0..3 {
@@ -253,63 +254,19 @@ impl NeoHookeanTets {
                 }
             }
             items.push(TetEl {
-                dofs,
-                params,
+                nodes: *nodes,
+                channels: channels.clone(),
                 g,
                 vol,
-                lame,
+                lame: lame_const,
             });
         }
-        Ok(Box::new(ReducedElements::<TetEl<P>, 12, 9, P>::new(items)))
-    }
-}
-
-#[typetag::serde(name = "neo_hookean_tets")]
-impl Energy for NeoHookeanTets {
-    fn bind(&mut self, info: &BindInfo) -> Result<()> {
-        if info.layout.dim() != 3 {
-            return Err(CoreError::Model(
-                "neo_hookean_tets needs a 3-D model".into(),
-            ));
-        }
-        self.bound = Some(match &self.material {
-            Material::Constant {
-                youngs_modulus,
-                poisson_ratio,
-            } => {
-                check_material(*youngs_modulus, *poisson_ratio)?;
-                self.bind_p::<0>(info, [], lame(*youngs_modulus, *poisson_ratio))?
-            }
-            Material::Channels {
-                youngs_modulus,
-                poisson_ratio,
-            } => {
-                let e = info
-                    .layout
-                    .param(youngs_modulus, "neo_hookean_tets.material.youngs_modulus")?;
-                let nu = info
-                    .layout
-                    .param(poisson_ratio, "neo_hookean_tets.material.poisson_ratio")?;
-                self.bind_p::<2>(info, [e, nu], (0.0, 0.0))?
-            }
-        });
-        Ok(())
-    }
-    fn elements(&self) -> &dyn ElementSet {
-        self.bound
-            .as_deref()
-            .expect("neo_hookean_tets used before Model::build bound it")
-    }
-    fn gradient_blocks(&self, s: &EvalState, out: &mut [f64]) {
-        self.bound.as_deref().expect("bound").grad(s, out)
-    }
-    fn hessian_blocks(&self, s: &EvalState, out: &mut [f64]) {
-        self.bound.as_deref().expect("bound").hess(s, out)
+        Ok(Box::new(Elements::bind(items, info, "tets")?))
     }
 }
 
 pliant_core::register_energy!(
-    "neo_hookean_tets",
+    NeoHookeanTets = "neo_hookean_tets",
     "compressible neo-Hookean linear tetrahedra (Bern et al. 2019 eq. 1): `tets` node quadruples, `material` constant {youngs_modulus Pa, poisson_ratio} or channels",
     r#"{"type": "neo_hookean_tets", "tets": [[0, 1, 2, 3]], "material": {"type": "constant", "youngs_modulus": 1e5, "poisson_ratio": 0.3}}"#
 );

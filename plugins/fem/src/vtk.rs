@@ -25,7 +25,7 @@ pub fn energy_density(mesh: &TetMesh, x: &[[f64; 3]], e: f64, nu: f64) -> Vec<f6
             let d = |p: &[[f64; 3]], c: usize, i: usize| p[t[c + 1]][i] - p[t[0]][i];
             let dm: [f64; 9] = std::array::from_fn(|k| d(&mesh.nodes, k % 3, k / 3));
             let ds: [f64; 9] = std::array::from_fn(|k| d(x, k % 3, k / 3));
-            let dmi = crate::material::inv3(&dm, crate::material::det3(&dm));
+            let dmi = pliant_core::mat3::inv3(&dm, pliant_core::mat3::det3(&dm));
             let f: [f64; 9] = std::array::from_fn(|k| {
                 (0..3)
                     .map(|c| ds[3 * (k / 3) + c] * dmi[3 * c + k % 3])

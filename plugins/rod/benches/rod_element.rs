@@ -5,14 +5,12 @@
 //! `cargo bench -p pliant-rod --bench rod_element` (release). Element loops
 //! below 2,048 elements run sequentially, so the figures are single-thread.
 
-use pliant_core::model::ModelBuilder;
-use pliant_core::params::ParamChannel;
-use pliant_core::{BindInfo, Energy, EvalState, ParamKind};
-use pliant_rod::{Actuation, Rod};
+use pliant_core::{BindInfo, Block, Energy, EvalState, ModelBuilder, ParamChannel};
+use pliant_rod::{Actuation, Rod, RodEnergy, twist_dofs};
 use std::hint::black_box;
 use std::time::Instant;
 
-fn setup(actuated: bool) -> (Rod, Vec<f64>, Vec<f64>, Vec<f64>) {
+fn setup(actuated: bool) -> (RodEnergy, Vec<f64>, Vec<f64>, Vec<f64>) {
     let n = 1000;
     let mut pos = vec![[0.0f64; 3]];
     for k in 1..n {
@@ -37,23 +35,18 @@ fn setup(actuated: bool) -> (Rod, Vec<f64>, Vec<f64>, Vec<f64>) {
             .actuate(Actuation::twist("t", None))
             .actuate(Actuation::stretch("s", None));
         for c in ["k", "t", "s"] {
-            b.add_param(ParamChannel {
-                name: c.into(),
-                kind: ParamKind::Control,
-                value: 0.1,
-                keyframes: vec![],
-            })
-            .unwrap();
+            b.add_param(ParamChannel::control(c, 0.1)).unwrap();
         }
     }
-    rod.declare(&mut b).unwrap();
+    b.add(rod.clone());
     let model = b.build().unwrap();
-    rod.bind(&BindInfo {
-        layout: &model.layout,
-        q0: &model.q0,
-        mass: &model.mass,
-    })
-    .unwrap();
+    let twists = twist_dofs(model.layout());
+    let mut rod = rod
+        .bind_to(&BindInfo {
+            extra_dofs: &twists,
+            ..model.bind_info()
+        })
+        .unwrap();
     let p = model.params_at(0.0);
     let wob = |q: &[f64], s: f64| -> Vec<f64> {
         q.iter()
@@ -61,10 +54,16 @@ fn setup(actuated: bool) -> (Rod, Vec<f64>, Vec<f64>, Vec<f64>) {
             .map(|(i, v)| v + s * ((i as f64) * 0.7).sin())
             .collect()
     };
-    let q_prev = wob(&model.q0, 1e-3);
+    let q_prev = wob(model.q0(), 1e-3);
     rod.begin_step(&q_prev, &p, 0.01, 0.0);
     let q = wob(&q_prev, 5e-4);
     (rod, q, q_prev, p)
+}
+
+/// The rod's energy from the literal definitions (what the fallback
+/// differentiates), summed over the elements.
+fn literal_value(rod: &RodEnergy, s: &EvalState) -> f64 {
+    rod.literal_value(s)
 }
 
 /// Nanoseconds per call of `f`, best of 5 runs of ~0.2 s.
@@ -102,6 +101,7 @@ fn main() {
             dt: 0.01,
             t: 0.0,
         };
+        // The analytic path, and the dual-number fallback of the same set.
         let set = rod.elements();
         let (ne, ns, np) = (set.len(), set.stencil_size(), set.param_size());
         let mut g = vec![0.0; ne * ns];
@@ -116,26 +116,26 @@ fn main() {
             (
                 "value",
                 time(|| {
-                    black_box(rod.value(&s));
+                    black_box(set.value(&s));
                 }),
                 time(|| {
-                    black_box(set.value(&s));
+                    black_box(literal_value(&rod, &s));
                 }),
             ),
             (
                 "gradient",
-                time(|| rod.gradient_blocks(&s, black_box(&mut g))),
-                time(|| set.gradient_blocks(&s, black_box(&mut g))),
+                time(|| set.blocks(&s, Block::Gradient, black_box(&mut g))),
+                time(|| set.fallback_blocks(&s, Block::Gradient, black_box(&mut g))),
             ),
             (
                 "Hessian",
-                time(|| rod.hessian_blocks(&s, black_box(&mut h))),
-                time(|| set.hessian_blocks(&s, black_box(&mut h))),
+                time(|| set.blocks(&s, Block::Hessian, black_box(&mut h))),
+                time(|| set.fallback_blocks(&s, Block::Hessian, black_box(&mut h))),
             ),
             (
                 "param block",
-                time(|| rod.param_blocks(&s, black_box(&mut pb))),
-                time(|| set.param_blocks(&s, black_box(&mut pb))),
+                time(|| set.blocks(&s, Block::Param, black_box(&mut pb))),
+                time(|| set.fallback_blocks(&s, Block::Param, black_box(&mut pb))),
             ),
         ];
         for (name, a, f) in rows {

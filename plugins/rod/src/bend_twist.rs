@@ -54,7 +54,8 @@
 //! at configurations with `t ≠ a`.
 
 use crate::frames::{EdgeFrame, reference_twist_direct, transport};
-use crate::vec3::{Scalar, V3, add, cross, dot, lift, norm, scale, sub, unit};
+use pliant_core::Scalar;
+use pliant_core::vec3::{V3, add, cross, dot, lift, norm, scale, sub, unit};
 
 /// Number of reduced variables `(eⁱ, eʲ, θⁱ, θʲ)`.
 pub const R: usize = 8;

@@ -10,14 +10,12 @@
 //!
 //! The energy depends on the stencil only through the 8 reduced variables
 //! `r = B x = (x_n − x_m, x_o − x_n, s_i θⁱ, s_j θʲ)` (the oriented edges
-//! and twists), so the dual-number fallback is a
-//! [`ReducedElement`](pliant_core::ReducedElement) over `r` (see
-//! [`pliant_core::reduced`]), and the analytic path chains its `r`-space
-//! derivatives with the constant, sparse `B`.
+//! and twists), so the dual-number fallback differentiates over `r` (the
+//! element's [`Stencil<11, 5, 8>`](pliant_core::Stencil)), and the analytic
+//! path chains its `r`-space derivatives with the constant, sparse `B`.
 //!
 //! **Channels (§6.1).** Slot values are `gain × channel`; an undriven slot
-//! has gain 0 (and points at any channel, so every element of a set reads
-//! the same number of slots). The natural values are
+//! reads no channel and has gain 0. The natural values are
 //! `κ̄⁽ᵃ⁾ = κ̄⁽ᵃ⁾_rest + Δl · gain · p` (channel in 1/m, Δl the spring's
 //! Voronoi length: the discrete curvature is the physical one times `Δl`,
 //! §7.1), `τ̄ = τ̄_rest + Δl · gain · p` (channel in rad/m), and the natural
@@ -26,10 +24,8 @@
 use crate::bend_twist::{BendTwist, BtEval, R};
 use crate::frames::EdgeFrame;
 use crate::stretch::{StretchEval, StretchSpring};
-use pliant_core::element::{Ctx, ElementSet, deterministic_sum, for_each_block};
-use pliant_core::energy::EvalState;
-use pliant_core::num_dual::DualNum;
-use pliant_core::reduced::{ReducedElement, ReducedElements};
+use pliant_core::{Ctx, Element, Local, Scalar, Stencil};
+use std::sync::Arc;
 
 /// Stencil size.
 pub const N: usize = 11;
@@ -38,17 +34,19 @@ pub const SLOTS: usize = 5;
 
 /// One rod element (see the module documentation).
 #[derive(Debug, Clone)]
-pub struct RodEl<const P: usize> {
-    /// Stencil DOFs `[x_m, x_n, x_o, θⁱ, θʲ]`.
-    pub dofs: [usize; N],
+pub struct RodEl {
+    /// Stencil nodes `[m, n, o]`.
+    pub nodes: [usize; 3],
+    /// Twist DOFs `[θⁱ, θʲ]`.
+    pub twists: [usize; 2],
     /// Orientation signs `[s_i, s_j]`.
     pub sign: [f64; 2],
     /// Stretching springs of the owned edges `i`, `j`.
     pub stretch: [Option<StretchSpring>; 2],
     /// The bending–twisting spring (`None` for a lone edge).
     pub bt: Option<BendTwist>,
-    /// Parameter indices of the slots (`P` is 0 or [`SLOTS`]).
-    pub params: [usize; P],
+    /// Channel of each slot (`None`: undriven).
+    pub channels: [Option<Arc<str>>; SLOTS],
     /// Per slot: `Δl · gain` for the three natural-value slots, `gain` for
     /// the two stretch slots; 0 when undriven.
     pub gains: [f64; SLOTS],
@@ -73,49 +71,49 @@ pub struct ElEval {
     pub pblock: [[f64; R]; SLOTS],
 }
 
-impl<const P: usize> RodEl<P> {
+impl RodEl {
     /// `gain × channel` of slot `k`.
     #[inline]
-    fn slot<D: DualNum<f64> + Copy>(&self, p: &[D; P], k: usize) -> D {
-        if P == 0 || self.gains[k] == 0.0 {
+    fn slot<D: Scalar>(&self, p: &[D], k: usize) -> D {
+        if self.gains[k] == 0.0 {
             D::from(0.0)
         } else {
             p[k] * self.gains[k]
         }
     }
 
-    /// Reduced variables from the global state.
+    /// Reduced variables from the stencil values `x` (`N`).
     #[inline]
-    fn r_of(&self, q: &[f64]) -> [f64; R] {
-        let d = &self.dofs;
+    fn r_of(&self, x: &[f64]) -> [f64; R] {
         let mut r = [0.0; R];
         for a in 0..3 {
-            r[a] = q[d[3 + a]] - q[d[a]];
-            r[3 + a] = q[d[6 + a]] - q[d[3 + a]];
+            r[a] = x[3 + a] - x[a];
+            r[3 + a] = x[6 + a] - x[3 + a];
         }
-        r[6] = self.sign[0] * q[d[9]];
-        r[7] = self.sign[1] * q[d[10]];
+        r[6] = self.sign[0] * x[9];
+        r[7] = self.sign[1] * x[10];
         r
     }
 
-    /// Stretching, bending and twisting energy (J) at the global state,
-    /// without derivatives (bit for bit the `parts` of [`RodEl::eval`]).
-    pub fn value(&self, q: &[f64], p: &[f64]) -> [f64; 3] {
-        let r = self.r_of(q);
-        let pv: [f64; P] = std::array::from_fn(|k| p[self.params[k]]);
+    /// Stretching, bending and twisting energy (J) at the stencil values `x`
+    /// and slot values `p`, without derivatives (bit for bit the `parts` of
+    /// [`RodEl::eval`]).
+    pub fn value_parts(&self, x: &[f64], p: &[f64]) -> [f64; 3] {
+        let r = self.r_of(x);
+        let pv = p;
         let mut parts = [0.0; 3];
         for k in 0..2 {
             if let Some(s) = &self.stretch[k] {
                 let e = [r[3 * k], r[3 * k + 1], r[3 * k + 2]];
-                parts[0] += s.value(&e, self.slot(&pv, 3 + k)).0;
+                parts[0] += s.value(&e, self.slot(pv, 3 + k)).0;
             }
         }
         if let Some(bt) = &self.bt {
             let kbar = [
-                bt.kappa_bar[0] + self.slot(&pv, 0),
-                bt.kappa_bar[1] + self.slot(&pv, 1),
+                bt.kappa_bar[0] + self.slot(pv, 0),
+                bt.kappa_bar[1] + self.slot(pv, 1),
             ];
-            let tbar = bt.tau_bar + self.slot(&pv, 2);
+            let tbar = bt.tau_bar + self.slot(pv, 2);
             let (_, _, b, t) = bt.value(
                 &[r[0], r[1], r[2]],
                 &[r[3], r[4], r[5]],
@@ -129,11 +127,11 @@ impl<const P: usize> RodEl<P> {
         parts
     }
 
-    /// Analytic value and derivatives at the global state; the Hessian only
-    /// when `HESS`.
-    pub fn eval<const HESS: bool>(&self, q: &[f64], p: &[f64]) -> ElEval {
-        let r = self.r_of(q);
-        let pv: [f64; P] = std::array::from_fn(|k| p[self.params[k]]);
+    /// Analytic value and derivatives at the stencil values `x` and slot
+    /// values `p`; the Hessian only when `HESS`.
+    pub fn eval<const HESS: bool>(&self, x: &[f64], p: &[f64]) -> ElEval {
+        let r = self.r_of(x);
+        let pv = p;
         let mut o = ElEval {
             parts: [0.0; 3],
             strain: [None; 2],
@@ -146,7 +144,7 @@ impl<const P: usize> RodEl<P> {
         for k in 0..2 {
             if let Some(s) = &self.stretch[k] {
                 let e = [r[3 * k], r[3 * k + 1], r[3 * k + 2]];
-                let ev: StretchEval = s.eval(&e, self.slot(&pv, 3 + k));
+                let ev: StretchEval = s.eval(&e, self.slot(pv, 3 + k));
                 o.parts[0] += ev.energy;
                 o.strain[k] = Some(ev.strain);
                 let g = self.gains[3 + k];
@@ -164,10 +162,10 @@ impl<const P: usize> RodEl<P> {
         }
         if let Some(bt) = &self.bt {
             let kbar = [
-                bt.kappa_bar[0] + self.slot(&pv, 0),
-                bt.kappa_bar[1] + self.slot(&pv, 1),
+                bt.kappa_bar[0] + self.slot(pv, 0),
+                bt.kappa_bar[1] + self.slot(pv, 1),
             ];
-            let tbar = bt.tau_bar + self.slot(&pv, 2);
+            let tbar = bt.tau_bar + self.slot(pv, 2);
             let ei = [r[0], r[1], r[2]];
             let ej = [r[3], r[4], r[5]];
             let ev: BtEval = bt.eval::<HESS>(&ei, &ej, [r[6], r[7]], kbar, tbar);
@@ -239,26 +237,30 @@ impl<const P: usize> RodEl<P> {
     }
 }
 
-impl<const P: usize> ReducedElement<N, R, P> for RodEl<P> {
-    fn dofs(&self) -> [usize; N] {
-        self.dofs
+impl Element for RodEl {
+    type Size = Stencil<N, SLOTS, R>;
+    fn nodes(&self) -> &[usize] {
+        &self.nodes
     }
-    fn params(&self) -> [usize; P] {
-        self.params
+    fn extra_dofs(&self) -> &[usize] {
+        &self.twists
     }
-    fn map(&self) -> [[f64; N]; R] {
-        let mut b = [[0.0; N]; R];
+    fn channels(&self) -> impl IntoIterator<Item = Option<&str>> {
+        self.channels.iter().map(|c| c.as_deref())
+    }
+    fn map(&self, b: &mut [f64]) -> bool {
         for c in 0..N {
             for (i, v) in self.col(c) {
-                b[i][c] += v;
+                b[i * N + c] += v;
             }
         }
-        b
+        true
     }
-    fn reduce(&self, q: &[f64]) -> [f64; R] {
-        self.r_of(q)
+    fn reduce(&self, x: &[f64], r: &mut [f64]) -> bool {
+        r.copy_from_slice(&self.r_of(x));
+        true
     }
-    fn energy<D: DualNum<f64> + Copy>(&self, r: &[D; R], _rp: &[D; R], p: &[D; P], _c: &Ctx) -> D {
+    fn energy<D: Scalar>(&self, r: &[D], _rp: &[D], p: &[D], _c: &Ctx) -> D {
         let ei = [r[0], r[1], r[2]];
         let ej = [r[3], r[4], r[5]];
         let mut e = D::from(0.0);
@@ -278,93 +280,31 @@ impl<const P: usize> ReducedElement<N, R, P> for RodEl<P> {
         }
         e
     }
-}
-
-/// A rod's bound element set with its analytic derivatives.
-pub trait RodSet: ElementSet {
-    /// Total energy, J (analytic path, thread-count-independent order).
-    fn total(&self, s: &EvalState) -> f64;
-    /// Stretching, bending and twisting energies, J.
-    fn parts(&self, s: &EvalState) -> [f64; 3];
-    /// Per-element gradients.
-    fn grad(&self, s: &EvalState, out: &mut [f64]);
-    /// Per-element Hessians.
-    fn hess(&self, s: &EvalState, out: &mut [f64]);
-    /// Per-element `∂²E/∂q∂p`.
-    fn pblock(&self, s: &EvalState, out: &mut [f64]);
-    /// Per-element `∂E/∂p`.
-    fn pgrad(&self, s: &EvalState, out: &mut [f64]);
-    /// Value and gradient (no Hessian) of element `i` at `(q, p)`.
-    fn element(&self, i: usize, q: &[f64], p: &[f64]) -> ElEval;
-    /// Energies of element `i` at `(q, p)` without derivatives.
-    fn element_value(&self, i: usize, q: &[f64], p: &[f64]) -> [f64; 3];
-    /// Sets the lagged frames of element `i`.
-    fn set_frames(&mut self, i: usize, fi: &EdgeFrame, fj: &EdgeFrame, psi0: f64);
-}
-
-impl std::fmt::Debug for dyn RodSet {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} rod elements", self.len())
+    fn value(&self, l: &Local) -> Option<f64> {
+        let v = self.value_parts(l.x, l.p);
+        Some(v[0] + v[1] + v[2])
     }
-}
-
-/// The set type for `P` parameter slots.
-pub type RodElements<const P: usize> = ReducedElements<RodEl<P>, N, R, P>;
-
-impl<const P: usize> RodSet for RodElements<P> {
-    fn total(&self, s: &EvalState) -> f64 {
-        deterministic_sum(&self.items, |e| {
-            let v = e.value(s.q, s.p);
-            v[0] + v[1] + v[2]
-        })
+    fn gradient(&self, l: &Local, g: &mut [f64]) -> bool {
+        self.scatter_vec(&self.eval::<false>(l.x, l.p).grad, g);
+        true
     }
-    fn parts(&self, s: &EvalState) -> [f64; 3] {
-        let mut out = [0.0; 3];
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = deterministic_sum(&self.items, |e| e.value(s.q, s.p)[k]);
-        }
-        out
+    fn hessian(&self, l: &Local, h: &mut [f64]) -> bool {
+        self.scatter_mat(&self.eval::<true>(l.x, l.p).hess, h);
+        true
     }
-    fn grad(&self, s: &EvalState, out: &mut [f64]) {
-        for_each_block(out, N, &self.items, |o, e| {
-            e.scatter_vec(&e.eval::<false>(s.q, s.p).grad, o)
-        });
-    }
-    fn hess(&self, s: &EvalState, out: &mut [f64]) {
-        for_each_block(out, N * N, &self.items, |o, e| {
-            e.scatter_mat(&e.eval::<true>(s.q, s.p).hess, o)
-        });
-    }
-    fn pblock(&self, s: &EvalState, out: &mut [f64]) {
-        if P == 0 {
-            return;
-        }
-        for_each_block(out, N * P, &self.items, |o, e| {
-            let ev = e.eval::<false>(s.q, s.p);
-            let mut col = [0.0; N];
-            for k in 0..P {
-                e.scatter_vec(&ev.pblock[k], &mut col);
-                for (row, v) in col.iter().enumerate() {
-                    o[row * P + k] = *v;
-                }
+    fn param_block(&self, l: &Local, b: &mut [f64]) -> bool {
+        let ev = self.eval::<false>(l.x, l.p);
+        let mut col = [0.0; N];
+        for k in 0..SLOTS {
+            self.scatter_vec(&ev.pblock[k], &mut col);
+            for (row, v) in col.iter().enumerate() {
+                b[row * SLOTS + k] = *v;
             }
-        });
-    }
-    fn pgrad(&self, s: &EvalState, out: &mut [f64]) {
-        if P == 0 {
-            return;
         }
-        for_each_block(out, P, &self.items, |o, e| {
-            o.copy_from_slice(&e.eval::<false>(s.q, s.p).pgrad[..P])
-        });
+        true
     }
-    fn element(&self, i: usize, q: &[f64], p: &[f64]) -> ElEval {
-        self.items[i].eval::<false>(q, p)
-    }
-    fn element_value(&self, i: usize, q: &[f64], p: &[f64]) -> [f64; 3] {
-        self.items[i].value(q, p)
-    }
-    fn set_frames(&mut self, i: usize, fi: &EdgeFrame, fj: &EdgeFrame, psi0: f64) {
-        self.items[i].set_frames(fi, fj, psi0);
+    fn param_gradient(&self, l: &Local, g: &mut [f64]) -> bool {
+        g.copy_from_slice(&self.eval::<false>(l.x, l.p).pgrad);
+        true
     }
 }

@@ -1,6 +1,7 @@
 //! Typed validation errors of rods. Each names the edge, node, spring or
-//! field at fault; `?` turns them into [`pliant_core::CoreError::Model`]
-//! (prefixed with the rod's name by the energy).
+//! field at fault; `?` turns them into [`pliant_core::CoreError::Other`]
+//! (downcast to [`RodError`] to inspect; the model builder prefixes the
+//! energy and the rod's name).
 
 use thiserror::Error;
 
@@ -153,6 +154,6 @@ pub enum RodError {
 
 impl From<RodError> for pliant_core::CoreError {
     fn from(e: RodError) -> Self {
-        pliant_core::CoreError::Model(e.to_string())
+        pliant_core::CoreError::Other(Box::new(e))
     }
 }

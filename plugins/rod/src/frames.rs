@@ -45,7 +45,8 @@
 
 use crate::error::RodError;
 use crate::network::{BendSpring, RodNetwork};
-use crate::vec3::{Scalar, V3, add, atan2, cross, dot, lift, perp_unit, scale, sub};
+use pliant_core::vec3::{V3, add, cross, dot, lift, perp_unit, scale, sub};
+use pliant_core::{Scalar, atan2};
 use std::collections::VecDeque;
 
 /// `P(a → b) v` for unit `a`, `b` and `v ⊥ a`.
@@ -266,8 +267,8 @@ impl RodFrames {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vec3::{norm, unit};
     use pliant_core::derivcheck::Rng;
+    use pliant_core::vec3::{norm, unit};
     use std::f64::consts::PI;
 
     fn rnd_unit(r: &mut Rng) -> [f64; 3] {

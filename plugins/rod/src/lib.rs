@@ -13,7 +13,8 @@
 //! - [`element`]: the element (one spring plus the stretching of the edges
 //!   it owns) and its dual-number fallback over 8 reduced variables.
 //! - [`rod`]: the [`Rod`] energy (scene type `"rod"`): twist DOFs, masses,
-//!   stiffness defaults and overrides, actuation channels, observables.
+//!   stiffness defaults and overrides, actuation channels; bound into a
+//!   [`RodEnergy`] that carries the frames and reports observables.
 //! - [`vtk`]: VTK polyline output for ParaView.
 //!
 //! Derivatives are analytic (gradient, Hessian, parameter blocks), checked
@@ -28,6 +29,8 @@
 //! term costs about 1e-4 relative error in rollout gradients
 //! (`tests/rod_gradients.rs` in the workspace root).
 
+#![warn(missing_docs)]
+
 pub mod bend_twist;
 pub mod element;
 pub mod error;
@@ -35,20 +38,16 @@ pub mod frames;
 pub mod network;
 pub mod rod;
 pub mod stretch;
-pub mod vec3;
 pub mod vtk;
 
 pub use error::RodError;
 pub use network::{BendSpring, RodNetwork};
 pub use rod::{
-    Actuation, EdgeOverride, RestLengths, Rod, RodEnergies, RodStrains, SpringOverride, TWIST_KIND,
-    twist_dofs,
+    Actuation, EdgeOverride, RestLengths, Rod, RodEnergies, RodEnergy, RodStrains, SpringOverride,
+    TWIST_KIND, twist_dofs,
 };
 pub use vtk::{CellData, RodVtkSeries, VtkError};
 
 /// Call once from a binary so the linker keeps this crate's energy
-/// registrations (typetag and the energy list) even if nothing else from it
-/// is referenced.
-pub fn link() {
-    let _ = rod::link_registrations();
-}
+/// registrations even if nothing else from it is referenced.
+pub fn link() {}

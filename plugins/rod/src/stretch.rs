@@ -16,7 +16,8 @@
 //! - `∂E/∂c = |ē| ∂E/∂L = |ē| k_s (1 − ℓ²/L²)/2`,
 //! - `∂²E/∂e∂c = −|ē| k_s ℓ/L² t`.
 
-use crate::vec3::{Scalar, V3, norm};
+use pliant_core::Scalar;
+use pliant_core::vec3::{V3, norm};
 
 /// One stretching spring.
 #[derive(Debug, Clone, Copy, PartialEq)]

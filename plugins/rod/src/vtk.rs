@@ -2,12 +2,12 @@
 //! (written with vtkio) with the rod edges as two-point lines, and a `.pvd`
 //! collection that ParaView opens as a time series.
 //!
-//! [`RodVtkSeries::write_rod`] writes a bound [`Rod`] with per-edge cell
+//! [`RodVtkSeries::write_rod`] writes a bound [`RodEnergy`] with per-edge cell
 //! data `strain` (ε, eq. 9), `theta` (twist angle θ, rad) and the material
 //! directors `m1`, `m2` (unit vectors; use a Glyph filter to see the twist).
 //! [`RodVtkSeries::write_frame`] writes any polylines with named cell data.
 
-use crate::rod::Rod;
+use crate::rod::RodEnergy;
 use pliant_core::pvd::PvdSeries;
 use std::path::Path;
 use vtkio::model::{
@@ -112,9 +112,15 @@ impl RodVtkSeries {
     ///
     /// # Panics
     /// If the rod is not bound, or `q`/`p` are shorter than the model's.
-    pub fn write_rod(&mut self, t: f64, rod: &Rod, q: &[f64], p: &[f64]) -> Result<(), VtkError> {
+    pub fn write_rod(
+        &mut self,
+        t: f64,
+        rod: &RodEnergy,
+        q: &[f64],
+        p: &[f64],
+    ) -> Result<(), VtkError> {
         let nd = rod.edge_node_dofs();
-        let edges = &rod.edges;
+        let edges = rod.network().edges();
         let mut nodes: Vec<usize> = edges.iter().flatten().copied().collect();
         nodes.sort_unstable();
         nodes.dedup();
@@ -161,8 +167,8 @@ impl RodVtkSeries {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pliant_core::model::ModelBuilder;
-    use pliant_core::{BindInfo, Energy};
+    use crate::Rod;
+    use pliant_core::ModelBuilder;
 
     #[test]
     fn writes_rod_frames_and_a_collection_that_vtkio_reads_back() {
@@ -170,27 +176,22 @@ mod tests {
         let pos: Vec<[f64; 3]> = (0..14)
             .map(|k| [0.01 * k as f64, 0.002 * (k % 3) as f64, 0.0])
             .collect();
-        let mut rod = Rod::network(vec![[10, 11], [11, 12], [13, 11]], 0.001, 1e6, 0.4, 1000.0)
+        let rod = Rod::network(vec![[10, 11], [11, 12], [13, 11]], 0.001, 1e6, 0.4, 1000.0)
             .with_rest_lengths_from(&pos)
             .unwrap();
         let mut b = ModelBuilder::new(3).unwrap();
         for p in &pos {
             b.add_node(p, 0.0).unwrap();
         }
-        rod.declare(&mut b).unwrap();
+        b.add(rod);
         let model = b.build().unwrap();
-        rod.bind(&BindInfo {
-            layout: &model.layout,
-            q0: &model.q0,
-            mass: &model.mass,
-        })
-        .unwrap();
+        let rod = model.energies_of::<RodEnergy>()[0];
         let dir = std::env::temp_dir().join(format!("pliant-rod-vtk-{}", std::process::id()));
         let mut s = RodVtkSeries::new(&dir, "rod").unwrap();
-        let mut q = model.q0.clone();
-        s.write_rod(0.0, &rod, &q, &[]).unwrap();
+        let mut q = model.q0().to_vec();
+        s.write_rod(0.0, rod, &q, &[]).unwrap();
         q[rod.twist_dofs()[1]] = 0.7;
-        s.write_rod(0.5, &rod, &q, &[]).unwrap();
+        s.write_rod(0.5, rod, &q, &[]).unwrap();
         assert_eq!(s.len(), 2);
         let back = Vtk::import(dir.join("rod_00001.vtk")).unwrap();
         match back.data {

@@ -11,8 +11,7 @@
 //!
 //! and the energy is `E = k/2 (‖x_b − x_a‖ − L(V))²` with `k = Y A / L0` (N/m).
 
-use pliant_core::num_dual::DualNum;
-use pliant_core::{Ctx, NodeElement};
+use pliant_core::{Ctx, Element, Invalid, Scalar, Stencil};
 use serde::{Deserialize, Serialize};
 
 /// Vacuum permittivity ε₀, F/m.
@@ -50,28 +49,22 @@ impl DeaSpring {
     }
 }
 
-impl NodeElement<6, 1> for DeaSpring {
+impl Element for DeaSpring {
+    type Size = Stencil<6, 1>; // 2 nodes × 3 coordinates, 1 channel
     fn nodes(&self) -> &[usize] {
         &self.nodes
     }
-    fn channels(&self) -> [&str; 1] {
-        [&self.voltage]
+    fn channels(&self) -> impl IntoIterator<Item = Option<&str>> {
+        [Some(self.voltage.as_str())]
     }
-    fn validate(&self) -> Result<(), String> {
-        for (name, v) in [
-            ("rest_length", self.rest_length),
-            ("youngs_modulus", self.youngs_modulus),
-            ("area", self.area),
-            ("thickness", self.thickness),
-            ("permittivity", self.permittivity),
-        ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(format!("{name} must be positive, got {v}"));
-            }
-        }
-        Ok(())
+    fn validate(&self) -> Result<(), Invalid> {
+        Invalid::positive("rest_length", self.rest_length, "m")?;
+        Invalid::positive("youngs_modulus", self.youngs_modulus, "Pa")?;
+        Invalid::positive("area", self.area, "m²")?;
+        Invalid::positive("thickness", self.thickness, "m")?;
+        Invalid::positive("permittivity", self.permittivity, "dimensionless")
     }
-    fn energy<D: DualNum<f64> + Copy>(&self, x: &[D; 6], _: &[D; 6], p: &[D; 1], _: &Ctx) -> D {
+    fn energy<D: Scalar>(&self, x: &[D], _: &[D], p: &[D], _: &Ctx) -> D {
         let (dx, dy, dz) = (x[3] - x[0], x[4] - x[1], x[5] - x[2]);
         let l = (dx * dx + dy * dy + dz * dz).sqrt();
         let rest = (p[0] * p[0] * self.strain_per_volt2() + 1.0) * self.rest_length;
@@ -80,8 +73,8 @@ impl NodeElement<6, 1> for DeaSpring {
     }
 }
 
-pliant_core::node_energy!(pub DeaSprings(DeaSpring, 6, 1) = "dea_spring");
-
-pliant_core::export_plugin!(
-    DeaSprings => "dea_spring", "dielectric-elastomer actuator strip: rest length L0(1 + ε0 εr V²/(2 Y t²)), stiffness Y A/L0; V from channel `voltage` (volts)"
-);
+pliant_core::export_plugin! {
+    elements DeaSpring = "dea_spring",
+    "dielectric-elastomer actuator strip: rest length L0(1 + ε0 εr V²/(2 Y t²)), stiffness Y A/L0; V from channel `voltage` (volts)",
+    r#"{"type": "dea_spring", "elements": [{"nodes": [0, 1], "rest_length": 0.05, "youngs_modulus": 1e6, "area": 1e-5, "thickness": 5e-5, "permittivity": 4.7, "voltage": "V"}]}"#;
+}

@@ -7,7 +7,7 @@
 
 use pliant_cable::{CableVertex, bind_points_in_tets, bind_points_on_triangles};
 use pliant_core::derivcheck::Rng;
-use pliant_core::{Energy, Model, ModelBuilder, ParamChannel, ParamKind};
+use pliant_core::{EnergySpec, Model, ModelBuilder, ParamChannel};
 
 pub const CHANNELS: [&str; 3] = ["u", "u2", "tau"];
 
@@ -107,22 +107,16 @@ pub fn builder() -> ModelBuilder {
         b.add_node(x, 0.01).unwrap();
     }
     for name in CHANNELS {
-        b.add_param(ParamChannel {
-            name: name.into(),
-            kind: ParamKind::Control,
-            value: 0.0,
-            keyframes: vec![],
-        })
-        .unwrap();
+        b.add_param(ParamChannel::control(name, 0.0)).unwrap();
     }
     b
 }
 
 /// The bar model with the given energies.
-pub fn model(energies: Vec<Box<dyn Energy>>) -> Model {
+pub fn model(energies: Vec<Box<dyn EnergySpec>>) -> Model {
     let mut b = builder();
     for e in energies {
-        b.add_energy(e);
+        b.add_boxed(e);
     }
     b.build().unwrap()
 }
@@ -130,5 +124,8 @@ pub fn model(energies: Vec<Box<dyn Energy>>) -> Model {
 /// `q0` moved randomly by up to `scale` (m) per DOF.
 pub fn perturbed(m: &Model, seed: u64, scale: f64) -> Vec<f64> {
     let mut rng = Rng::new(seed);
-    m.q0.iter().map(|x| x + rng.range(-scale, scale)).collect()
+    m.q0()
+        .iter()
+        .map(|x| x + rng.range(-scale, scale))
+        .collect()
 }

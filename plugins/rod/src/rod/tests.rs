@@ -3,44 +3,45 @@
 //! away from the lagged frames, invariances, analytic cases, validation and
 //! scene round-trips.
 
+use super::energy::tangents;
 use super::*;
-use crate::vec3::{add, dot, scale, unit};
+use crate::element::N;
 use pliant_core::derivcheck::{Rng, Tolerances, check};
-use pliant_core::layout::ParamKind;
-use pliant_core::model::Model;
-use pliant_core::params::ParamChannel;
-use pliant_core::{Integrator, Motion, NewtonSettings, Simulator};
+use pliant_core::vec3::{add, cross, dot, norm, scale, sub, unit};
+use pliant_core::{
+    BindInfo, Block, Ctx, DofKind, Element, ElementSet, Energy, EnergySpec, EvalState, Integrator,
+    Model, ModelBuilder, NewtonSettings, ParamChannel, Scalar, Simulator, Stencil,
+};
+use std::f64::consts::PI;
 
 const E: f64 = 1.0e6;
 const RAD: f64 = 0.004;
 
+/// `rod` bound to `model` outside it (a twin of the model's own rod, so
+/// tests can step its frames by hand).
+fn twin(rod: &Rod, model: &Model) -> RodEnergy {
+    let twists = twist_dofs(model.layout());
+    let info = BindInfo {
+        extra_dofs: &twists,
+        ..model.bind_info()
+    };
+    rod.bind_to(&info).unwrap()
+}
+
 /// Builds a model with nodes at `pos` (no mass of their own), control
-/// channels `(name, value)` and `rod` declared and bound. The rod is kept
-/// outside the model so the tests can reach its concrete type.
-fn setup(rod: Rod, pos: &[[f64; 3]], channels: &[(&str, f64)]) -> (Rod, Model) {
+/// channels `(name, value)` and `rod`, and returns it with a twin of the
+/// rod bound to it.
+fn setup(rod: Rod, pos: &[[f64; 3]], channels: &[(&str, f64)]) -> (RodEnergy, Model) {
     let mut b = ModelBuilder::new(3).unwrap();
     for p in pos {
         b.add_node(p, 0.0).unwrap();
     }
     for (name, v) in channels {
-        b.add_param(ParamChannel {
-            name: (*name).into(),
-            kind: ParamKind::Control,
-            value: *v,
-            keyframes: vec![],
-        })
-        .unwrap();
+        b.add_param(ParamChannel::control(name, *v)).unwrap();
     }
-    let mut rod = rod;
-    rod.declare(&mut b).unwrap();
+    b.add(rod.clone());
     let model = b.build().unwrap();
-    rod.bind(&BindInfo {
-        layout: &model.layout,
-        q0: &model.q0,
-        mass: &model.mass,
-    })
-    .unwrap();
-    (rod, model)
+    (twin(&rod, &model), model)
 }
 
 fn eval<'a>(q: &'a [f64], p: &'a [f64]) -> EvalState<'a> {
@@ -77,7 +78,7 @@ fn wiggly(n: usize, rng: &mut Rng) -> Vec<[f64; 3]> {
 /// values in ±`th` (rad).
 fn perturb(model: &Model, q: &[f64], s: f64, th: f64, rng: &mut Rng) -> Vec<f64> {
     let mut out = q.to_vec();
-    for (i, k) in model.layout.dof_kinds().iter().enumerate() {
+    for (i, k) in model.layout().dof_kinds().iter().enumerate() {
         out[i] += match k {
             DofKind::Position { .. } => rng.range(-s, s),
             DofKind::Extra { .. } => rng.range(-th, th),
@@ -96,9 +97,9 @@ fn tol() -> Tolerances {
 
 /// Runs the derivative check at a state where the tangents differ from the
 /// lagged ones: begin_step at one perturbed state, evaluation at another.
-fn check_away_from_lag(rod: &mut Rod, model: &Model, p: &[f64], seed: u64) {
+fn check_away_from_lag(rod: &mut RodEnergy, model: &Model, p: &[f64], seed: u64) {
     let mut rng = Rng::new(seed);
-    let q_prev = perturb(model, &model.q0, 2e-3, 0.6, &mut rng);
+    let q_prev = perturb(model, model.q0(), 2e-3, 0.6, &mut rng);
     rod.begin_step(&q_prev, p, 0.01, 0.0);
     let q = perturb(model, &q_prev, 2e-3, 0.6, &mut rng);
     let s = EvalState {
@@ -110,8 +111,8 @@ fn check_away_from_lag(rod: &mut Rod, model: &Model, p: &[f64], seed: u64) {
         t: 0.0,
     };
     // The lagged tangents really differ from the evaluation point's.
-    let t_eval = tangents(&rod.b().node_dofs, &q);
-    let lag = &rod.frames().unwrap().edges;
+    let t_eval = tangents(rod.edge_node_dofs(), &q);
+    let lag = &rod.frames().edges;
     assert!(
         t_eval
             .iter()
@@ -120,16 +121,19 @@ fn check_away_from_lag(rod: &mut Rod, model: &Model, p: &[f64], seed: u64) {
     );
     let r = check(&*rod, &s, &tol());
     r.assert_within(&tol());
-    assert!(rod.value(&s) > 0.0);
+    let v = rod.elements().value(&s);
+    assert!(v > 0.0);
     // The value path is bit for bit the derivative path's value.
-    let set = &rod.b().set;
+    let set = &rod.set;
     for i in 0..set.len() {
-        let (a, b) = (set.element_value(i, &q, p), set.element(i, &q, p).parts);
+        let (a, b) = set.with_local(i, &s, |e, l| {
+            (e.value_parts(l.x, l.p), e.eval::<false>(l.x, l.p).parts)
+        });
         assert_eq!(a, b);
     }
     // The analytic value is the literal one.
-    let fb = rod.elements().value(&s);
-    assert!((rod.value(&s) - fb).abs() <= 1e-12 * fb.abs());
+    let fb = rod.literal_value(&s);
+    assert!((v - fb).abs() <= 1e-12 * fb.abs());
 }
 
 fn actuated_chain(n: usize) -> Rod {
@@ -188,7 +192,7 @@ fn derivatives_of_each_energy_alone() {
         let p = model.params_at(0.0);
         check_away_from_lag(&mut rod, &model, &p, 20 + k as u64);
         let mut rng = Rng::new(30 + k as u64);
-        let q = perturb(&model, &model.q0, 2e-3, 0.5, &mut rng);
+        let q = perturb(&model, model.q0(), 2e-3, 0.5, &mut rng);
         let e = rod.energies(&eval(&q, &p));
         let parts = [e.stretch, e.bend, e.twist];
         for (j, v) in parts.iter().enumerate() {
@@ -208,7 +212,13 @@ fn derivatives_without_channels_and_with_a_lone_edge() {
         .with_rest_lengths_from(&pos)
         .unwrap();
     let (mut rod, model) = setup(rod, &pos, &[]);
-    assert_eq!(rod.elements().param_size(), 0);
+    // No channel: every parameter slot of every element is unused.
+    let set = rod.elements();
+    let mut slots = vec![0; set.param_size()];
+    for i in 0..set.len() {
+        set.params(i, &mut slots);
+        assert!(slots.iter().all(|&p| p == pliant_core::element::NO_PARAM));
+    }
     assert_eq!(rod.elements().len(), 3);
     check_away_from_lag(&mut rod, &model, &[], 4);
 }
@@ -224,7 +234,7 @@ fn rot(axis: &[f64; 3], ang: f64, v: &[f64; 3]) -> [f64; 3] {
 /// Applies `f` to every node position of `q` (twist angles unchanged).
 fn map_nodes(model: &Model, q: &[f64], f: impl Fn([f64; 3]) -> [f64; 3]) -> Vec<f64> {
     let mut out = q.to_vec();
-    for &b in model.layout.node_base() {
+    for &b in model.layout().node_base() {
         let x = f([q[b], q[b + 1], q[b + 2]]);
         out[b..b + 3].copy_from_slice(&x);
     }
@@ -253,22 +263,25 @@ fn rigid_motions_leave_the_energy_unchanged() {
     let p = model.params_at(0.0);
     let motion = |q: &[f64]| map_nodes(&model, q, |x| add(&rot(&axis, ang, &x), &shift));
     // Frames carried along: transport commutes with rotations.
-    let q1 = perturb(&model, &model.q0, 2e-3, 0.4, &mut rng);
+    let q1 = perturb(&model, model.q0(), 2e-3, 0.4, &mut rng);
     a.begin_step(&q1, &p, 0.01, 0.0);
     b.begin_step(&motion(&q1), &p, 0.01, 0.0);
     let q = perturb(&model, &q1, 2e-3, 0.4, &mut rng);
-    let (ea, eb) = (a.value(&eval(&q, &p)), b.value(&eval(&motion(&q), &p)));
+    let (ea, eb) = (
+        a.elements().value(&eval(&q, &p)),
+        b.elements().value(&eval(&motion(&q), &p)),
+    );
     assert!(ea > 0.0 && (ea - eb).abs() < 1e-10 * ea, "{ea} vs {eb}");
     // Translation of the same rod.
     let tq = map_nodes(&model, &q, |x| add(&x, &shift));
-    let et = a.value(&eval(&tq, &p));
+    let et = a.elements().value(&eval(&tq, &p));
     assert!((ea - et).abs() < 1e-10 * ea);
     // A planar rod rotated about its plane's normal, with the frames
     // time-parallel transported to the rotated state by begin_step.
     let flat: Vec<[f64; 3]> = pos.iter().map(|x| [x[0], x[1], 0.0]).collect();
     let (mut c, model) = make(&flat, d0);
-    let mut q = model.q0.clone();
-    for (i, k) in model.layout.dof_kinds().iter().enumerate() {
+    let mut q = model.q0().to_vec();
+    for (i, k) in model.layout().dof_kinds().iter().enumerate() {
         match k {
             DofKind::Position { axis, .. } if *axis < 2 => q[i] *= 1.05 + 0.02 * i as f64,
             DofKind::Extra { .. } => q[i] = 0.1 * i as f64,
@@ -276,10 +289,10 @@ fn rigid_motions_leave_the_energy_unchanged() {
         }
     }
     c.begin_step(&q, &p, 0.01, 0.0);
-    let e0 = c.value(&eval(&q, &p));
+    let e0 = c.elements().value(&eval(&q, &p));
     let qr = map_nodes(&model, &q, |x| rot(&[0.0, 0.0, 1.0], 2.5, &x));
     c.begin_step(&qr, &p, 0.01, 0.0);
-    let e1 = c.value(&eval(&qr, &p));
+    let e1 = c.elements().value(&eval(&qr, &p));
     assert!(e0 > 0.0 && (e0 - e1).abs() < 1e-10 * e0, "{e0} vs {e1}");
 }
 
@@ -292,13 +305,13 @@ fn a_straight_untwisted_rod_at_rest_has_zero_force() {
         .unwrap();
     let (mut rod, model) = setup(rod, &pos, &[]);
     for _ in 0..2 {
-        let s = eval(&model.q0, &[]);
-        assert_eq!(rod.value(&s), 0.0);
+        let s = eval(model.q0(), &[]);
+        assert_eq!(rod.elements().value(&s), 0.0);
         let set = rod.elements();
         let mut g = vec![1.0; set.len() * N];
-        rod.gradient_blocks(&s, &mut g);
+        rod.elements().blocks(&s, Block::Gradient, &mut g);
         assert!(g.iter().all(|v| v.abs() < 1e-12), "{g:?}");
-        rod.begin_step(&model.q0, &[], 0.01, 0.0);
+        rod.begin_step(model.q0(), &[], 0.01, 0.0);
     }
 }
 
@@ -312,7 +325,7 @@ fn twisting_one_end_stores_gj_dtheta_squared_over_2l() {
     let (rod, model) = setup(rod, &pos, &[]);
     let th = rod.twist_dofs().to_vec();
     let dtheta = 2.5; // rad, more than π/2 between the ends
-    let mut q = model.q0.clone();
+    let mut q = model.q0().to_vec();
     let ne = n - 1;
     for (k, &d) in th.iter().enumerate() {
         q[d] = dtheta * k as f64 / (ne - 1) as f64;
@@ -333,7 +346,7 @@ fn twisting_one_end_stores_gj_dtheta_squared_over_2l() {
     // Linear θ is an equilibrium for the interior angles; the ends carry the
     // torque ∓GJ Δθ/L.
     let mut g = vec![0.0; rod.elements().len() * N];
-    rod.gradient_blocks(&s, &mut g);
+    rod.elements().blocks(&s, Block::Gradient, &mut g);
     let mut gt = vec![0.0; model.n_dofs()];
     let mut d = [0; N];
     for i in 0..rod.elements().len() {
@@ -369,25 +382,24 @@ fn a_three_edge_junction_network() {
         .unwrap()
         .actuate(Actuation::curvature("k1", 1, None));
     let (mut rod, model) = setup(rod, &pos, &[("k1", 0.0)]);
-    let net = rod.topology().unwrap();
+    let net = rod.network().clone();
     let at_junction = net.springs().iter().filter(|s| s.node == 0).count();
     assert_eq!((net.springs().len(), at_junction), (6, 3));
     // Zero force at rest (channel at 0), after a begin_step too.
     for _ in 0..2 {
-        let s = eval(&model.q0, &[0.0]);
+        let s = eval(model.q0(), &[0.0]);
         let mut g = vec![1.0; rod.elements().len() * N];
-        rod.gradient_blocks(&s, &mut g);
+        rod.elements().blocks(&s, Block::Gradient, &mut g);
         assert!(g.iter().all(|v| v.abs() < 1e-12));
-        rod.begin_step(&model.q0, &[0.0], 0.01, 0.0);
+        rod.begin_step(model.q0(), &[0.0], 0.01, 0.0);
     }
     check_away_from_lag(&mut rod, &model, &[4.0], 7);
     // Mass: ρ A |ē| in total, lumped on the nodes.
     let total: f64 = (0..7)
-        .map(|n| model.mass[model.layout.node_base()[n]])
+        .map(|n| model.mass()[model.layout().node_base()[n]])
         .sum();
     let len: f64 = rod
-        .topology()
-        .unwrap()
+        .network()
         .edges()
         .iter()
         .map(|&[a, b]| norm(&sub(&pos[b], &pos[a])))
@@ -395,51 +407,33 @@ fn a_three_edge_junction_network() {
     assert!((total - 1000.0 * PI * RAD * RAD * len).abs() < 1e-15);
 }
 
-/// Clamps the first edge (its two nodes and its twist angle).
-fn clamp(model: &mut Model, rod: &Rod) {
-    for n in 0..2 {
-        for a in 0..3 {
-            model.constraints[model.layout.node_base()[n] + a] = Some(Motion::Fixed);
-        }
-    }
-    model.constraints[rod.twist_dofs()[0]] = Some(Motion::Fixed);
-}
-
 /// Builds a model through ModelBuilder with the rod (and `extra` energies)
-/// inside, and a twin rod bound to the same model for queries.
+/// inside, the nodes in `fixed` held, and a twin of the rod bound to the
+/// same model for queries. The rod's own `fixed_twists` hold twist angles.
 fn model_with_rod(
     make: impl Fn() -> Rod,
     pos: &[[f64; 3]],
     params: Vec<ParamChannel>,
-    extra: Vec<Box<dyn Energy>>,
-) -> (Model, Rod) {
-    let nodes = |b: &mut ModelBuilder| {
-        for p in pos {
-            b.add_node(p, 0.0).unwrap();
-        }
-    };
+    extra: Vec<Box<dyn EnergySpec>>,
+    fixed: &[usize],
+) -> (Model, RodEnergy) {
     let mut b = ModelBuilder::new(3).unwrap();
-    nodes(&mut b);
+    for p in pos {
+        b.add_node(p, 0.0).unwrap();
+    }
+    for &n in fixed {
+        b.fix_node(n).unwrap();
+    }
     for c in params {
         b.add_param(c).unwrap();
     }
-    b.add_energy(Box::new(make()));
+    b.add(make());
     for e in extra {
-        b.add_energy(e);
+        b.add_boxed(e);
     }
     let model = b.build().unwrap();
-    // The twin declares the same twist DOFs (nodes come first) in a scratch builder.
-    let mut twin = make();
-    let mut scratch = ModelBuilder::new(3).unwrap();
-    nodes(&mut scratch);
-    twin.declare(&mut scratch).unwrap();
-    twin.bind(&BindInfo {
-        layout: &model.layout,
-        q0: &model.q0,
-        mass: &model.mass,
-    })
-    .unwrap();
-    (model, twin)
+    let probe = twin(&make(), &model);
+    (model, probe)
 }
 
 #[test]
@@ -454,14 +448,11 @@ fn a_natural_curvature_relaxes_the_rod_to_that_curvature() {
             .with_first_director([0.0, 0.0, 1.0])
             .actuate(Actuation::curvature("kappa", 1, None))
     };
-    let channel = ParamChannel {
-        name: "kappa".into(),
-        kind: ParamKind::Control,
-        value: 0.0,
-        keyframes: vec![(0.0, 0.0), (1.0, kappa)],
-    };
-    let (mut model, probe) = model_with_rod(make, &pos, vec![channel], vec![]);
-    clamp(&mut model, &probe);
+    let channel =
+        ParamChannel::control("kappa", 0.0).with_keyframes(vec![(0.0, 0.0), (1.0, kappa)]);
+    // The first edge clamped: its two nodes and its twist angle.
+    let clamped = || make().fix_twist(0);
+    let (model, probe) = model_with_rod(clamped, &pos, vec![channel], vec![], &[0, 1]);
     let mut sim =
         Simulator::new(model, Integrator::Static, 0.1, NewtonSettings::default()).unwrap();
     for _ in 0..10 {
@@ -487,7 +478,7 @@ fn a_natural_curvature_relaxes_the_rod_to_that_curvature() {
     let phi = 2.0 * (kappa * l / 2.0).atan();
     let rho = l / (2.0 * (phi / 2.0).sin());
     let x = |k: usize| {
-        let b = sim.model().layout.node_base()[k];
+        let b = sim.model().layout().node_base()[k];
         [q[b], q[b + 1], q[b + 2]]
     };
     // The circle's tangent at node 1 bisects edges 0 and 1 (turned by φ/2).
@@ -515,17 +506,17 @@ fn a_cantilever_under_a_tip_load_matches_euler_bernoulli() {
             .unwrap()
     };
     let force = 0.005; // N, downwards at the tip (1% deflection: linear regime)
-    let load = TipLoad::new(vec![Tip {
-        node: n - 1,
+    let load = pliant_core::ElementList::new(vec![Tip {
+        node: [n - 1],
         force: [0.0, 0.0, -force],
     }]);
-    let (mut model, probe) = model_with_rod(make, &pos, vec![], vec![Box::new(load)]);
-    clamp(&mut model, &probe);
+    let clamped = || make().fix_twist(0);
+    let (model, _) = model_with_rod(clamped, &pos, vec![], vec![Box::new(load)], &[0, 1]);
     let mut sim =
         Simulator::new(model, Integrator::Static, 1.0, NewtonSettings::default()).unwrap();
     sim.step().unwrap();
     let q = sim.q();
-    let tip = q[sim.model().layout.node_base()[n - 1] + 2];
+    let tip = q[sim.model().layout().node_base()[n - 1] + 2];
     // Clamping the first edge clamps the beam at that edge's midpoint (the
     // first spring's Voronoi region starts there): free length L − l/2.
     let ei = e * PI * 0.001f64.powi(4) / 4.0;
@@ -540,27 +531,19 @@ fn a_cantilever_under_a_tip_load_matches_euler_bernoulli() {
 /// A constant point force (test helper): `E = −F·x`.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct Tip {
-    node: usize,
+    node: [usize; 1],
     force: [f64; 3],
 }
-impl pliant_core::NodeElement<3, 0> for Tip {
+impl Element for Tip {
+    type Size = Stencil<3>;
     fn nodes(&self) -> &[usize] {
-        std::slice::from_ref(&self.node)
+        &self.node
     }
-    fn channels(&self) -> [&str; 0] {
-        []
-    }
-    fn energy<D: pliant_core::num_dual::DualNum<f64> + Copy>(
-        &self,
-        x: &[D; 3],
-        _: &[D; 3],
-        _: &[D; 0],
-        _: &pliant_core::Ctx,
-    ) -> D {
+    fn energy<D: Scalar>(&self, x: &[D], _: &[D], _: &[D], _: &Ctx) -> D {
         -(x[0] * self.force[0] + x[1] * self.force[1] + x[2] * self.force[2])
     }
 }
-pliant_core::node_energy!(TipLoad(Tip, 3, 0) = "rod_test_tip_load");
+pliant_core::register_energy!(elements Tip = "rod_test_tip_load", "test", "{}");
 
 fn build_err(rod: Rod, pos: &[[f64; 3]], channels: &[&str]) -> String {
     let mut b = ModelBuilder::new(3).unwrap();
@@ -568,15 +551,9 @@ fn build_err(rod: Rod, pos: &[[f64; 3]], channels: &[&str]) -> String {
         b.add_node(p, 0.0).unwrap();
     }
     for c in channels {
-        b.add_param(ParamChannel {
-            name: (*c).into(),
-            kind: ParamKind::Control,
-            value: 0.0,
-            keyframes: vec![],
-        })
-        .unwrap();
+        b.add_param(ParamChannel::control(c, 0.0)).unwrap();
     }
-    b.add_energy(Box::new(rod));
+    b.add(rod);
     b.build().unwrap_err().to_string()
 }
 
@@ -697,12 +674,18 @@ fn bad_input_is_rejected_with_the_field_named() {
     let mut b = ModelBuilder::new(2).unwrap();
     b.add_node(&[0.0, 0.0], 0.0).unwrap();
     b.add_node(&[1.0, 0.0], 0.0).unwrap();
-    b.add_energy(Box::new(Rod::chain(&[0, 1], RAD, E, 0.3, 1000.0)));
+    b.add(Rod::chain(&[0, 1], RAD, E, 0.3, 1000.0));
+    let e = b.build().unwrap_err();
     assert!(
-        b.build()
-            .unwrap_err()
-            .to_string()
-            .contains("rods need a 3-D model")
+        matches!(
+            e.innermost(),
+            pliant_core::CoreError::Dimension {
+                expected: 3,
+                found: 2,
+                ..
+            }
+        ),
+        "{e}"
     );
 }
 
@@ -725,16 +708,18 @@ fn json_round_trip_and_a_scene_that_runs() {
         .actuate(Actuation::curvature("k0", 1, Some(vec![0])))
         .actuate(Actuation::curvature("k1", 1, Some(vec![1])).with_gain(0.5))
         .actuate(Actuation::stretch("s", None));
-    let boxed: Box<dyn Energy> = Box::new(rod);
-    let text = serde_json::to_string(&boxed).unwrap();
-    let back: Box<dyn Energy> = serde_json::from_str(&text).unwrap();
-    assert_eq!(serde_json::to_string(&back).unwrap(), text);
+    let text = pliant_core::to_json(&rod).unwrap().to_string();
+    let back: Box<dyn EnergySpec> = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        pliant_core::to_json(back.as_ref()).unwrap().to_string(),
+        text
+    );
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["type"], "rod");
     assert_eq!(v["actuation"][1]["gain"], 0.5);
     // Unknown fields are refused.
     let bad = text.replace("\"radius\"", "\"radius\":0.001,\"radus\"");
-    assert!(serde_json::from_str::<Box<dyn Energy>>(&bad).is_err());
+    assert!(serde_json::from_str::<Box<dyn EnergySpec>>(&bad).is_err());
     // A whole scene: a hanging snake segment actuated by its channels.
     let scene = format!(
         r#"{{"dim": 3, "nodes": [[0,0,0],[0.03,0,0],[0.06,0,0],[0.09,0,0]], "mass": 0.0,
@@ -746,8 +731,9 @@ fn json_round_trip_and_a_scene_that_runs() {
             "integrator": "implicit_euler", "dt": 0.01, "steps": 5}}"#
     );
     let sc = pliant_core::scene::Scene::from_json(&scene, "test").unwrap();
-    let (mut sim, steps) = sc.into_simulator().unwrap();
-    for _ in 0..steps {
+    let run = sc.into_simulator().unwrap();
+    let mut sim = run.simulator;
+    for _ in 0..run.settings.steps {
         sim.step().unwrap();
     }
     let obs = sim.observables(&sim.model().params_at(sim.time()));
@@ -762,19 +748,19 @@ fn json_round_trip_and_a_scene_that_runs() {
     );
     assert!(obs[1].1 > 0.0);
     // Twist DOFs were allocated by the rod: one per edge, with inertia ρJ|ē|.
-    let th = twist_dofs(&sim.model().layout);
+    let th = twist_dofs(sim.model().layout());
     assert_eq!(th.len(), 3);
     let inertia = 1200.0 * PI * 0.001f64.powi(4) / 2.0 * 0.03;
     assert!(
         th.iter()
-            .all(|&d| (sim.model().mass[d] - inertia).abs() < 1e-22)
+            .all(|&d| (sim.model().mass()[d] - inertia).abs() < 1e-22)
     );
     // The registered example deserializes.
-    let info = pliant_core::registry::energies()
+    let info = pliant_core::registry::builtin()
         .into_iter()
         .find(|e| e.name == "rod")
         .unwrap();
-    let _: Box<dyn Energy> = serde_json::from_str(info.example).unwrap();
+    let _: Box<dyn EnergySpec> = serde_json::from_str(info.example).unwrap();
 }
 
 #[test]
@@ -784,19 +770,19 @@ fn begin_step_is_idempotent() {
     let rod = actuated_chain(5).with_rest_lengths_from(&pos).unwrap();
     let (mut rod, model) = setup(rod, &pos, &CHANNELS);
     let p = model.params_at(0.0);
-    let q1 = perturb(&model, &model.q0, 3e-3, 0.3, &mut rng);
+    let q1 = perturb(&model, model.q0(), 3e-3, 0.3, &mut rng);
     rod.begin_step(&q1, &p, 0.01, 0.0);
-    let f1 = rod.frames().unwrap().clone();
+    let f1 = rod.frames().clone();
     let q = perturb(&model, &q1, 1e-3, 0.3, &mut rng);
-    let e1 = rod.value(&eval(&q, &p));
+    let e1 = rod.elements().value(&eval(&q, &p));
     rod.begin_step(&q1, &p, 0.01, 0.0);
-    assert_eq!(rod.frames().unwrap(), &f1);
-    assert_eq!(rod.value(&eval(&q, &p)), e1);
+    assert_eq!(rod.frames(), &f1);
+    assert_eq!(rod.elements().value(&eval(&q, &p)), e1);
     // Going back to the start and forward again reproduces the frames
     // (transport is invertible) up to round-off.
-    rod.begin_step(&model.q0, &p, 0.01, 0.0);
+    rod.begin_step(model.q0(), &p, 0.01, 0.0);
     rod.begin_step(&q1, &p, 0.01, 0.0);
-    let f2 = rod.frames().unwrap();
+    let f2 = rod.frames();
     for (a, b) in f1.edges.iter().zip(&f2.edges) {
         assert!(norm(&sub(&a.director, &b.director)) < 1e-14);
     }
@@ -812,33 +798,33 @@ fn carried_frames_snapshot_restore_and_reset() {
     let rod = actuated_chain(5).with_rest_lengths_from(&pos).unwrap();
     let (mut rod, model) = setup(rod, &pos, &CHANNELS);
     let p = model.params_at(0.0);
-    let init = rod.frames().unwrap().clone();
-    let q1 = perturb(&model, &model.q0, 3e-3, 0.3, &mut rng);
+    let init = rod.frames().clone();
+    let q1 = perturb(&model, model.q0(), 3e-3, 0.3, &mut rng);
     rod.begin_step(&q1, &p, 0.01, 0.0);
     let snap = rod.carried_state();
     assert_eq!(snap.len(), 6 * 4 + 3);
     let q = perturb(&model, &q1, 1e-3, 0.3, &mut rng);
-    let (f1, e1) = (rod.frames().unwrap().clone(), rod.value(&eval(&q, &p)));
+    let (f1, e1) = (rod.frames().clone(), rod.elements().value(&eval(&q, &p)));
     let q2 = perturb(&model, &q1, 3e-3, 0.3, &mut rng);
     rod.begin_step(&q2, &p, 0.01, 0.0);
-    assert_ne!(rod.value(&eval(&q, &p)), e1);
+    assert_ne!(rod.elements().value(&eval(&q, &p)), e1);
     rod.restore_carried_state(&snap).unwrap();
-    assert_eq!(rod.frames().unwrap(), &f1);
-    assert_eq!(rod.value(&eval(&q, &p)), e1);
+    assert_eq!(rod.frames(), &f1);
+    assert_eq!(rod.elements().value(&eval(&q, &p)), e1);
     let e = rod
         .restore_carried_state(&snap[1..])
         .unwrap_err()
         .to_string();
     assert!(
-        e.contains("rod `rod`: a frame snapshot has 26 values (27 expected"),
+        e.contains("rod frame snapshot: 26 values given, expected 27"),
         "{e}"
     );
     // Reset to the initial state gives the binding-time frames back.
-    rod.reset(&model.q0);
-    assert_eq!(rod.frames().unwrap(), &init);
+    rod.reset(model.q0());
+    assert_eq!(rod.frames(), &init);
     rod.reset(&q1);
     rod.begin_step(&q1, &p, 0.01, 0.0);
-    assert_eq!(rod.frames().unwrap(), &f1);
+    assert_eq!(rod.frames(), &f1);
 }
 
 #[test]
@@ -851,23 +837,15 @@ fn a_natural_stretch_changes_the_edge_length() {
             .unwrap()
             .actuate(Actuation::stretch("worm", Some(vec![0])).with_gain(-1.0))
     };
-    let channel = ParamChannel {
-        name: "worm".into(),
-        kind: ParamKind::Control,
-        value: 0.1,
-        keyframes: vec![],
-    };
-    let (mut model, probe) = model_with_rod(make, &pos, vec![channel], vec![]);
-    for a in 0..3 {
-        model.constraints[a] = Some(Motion::Fixed);
-    }
-    model.constraints[probe.twist_dofs()[0]] = Some(Motion::Fixed);
+    let channel = ParamChannel::control("worm", 0.1);
+    let held = || make().fix_twist(0);
+    let (model, probe) = model_with_rod(held, &pos, vec![channel], vec![], &[0]);
     let mut sim =
         Simulator::new(model, Integrator::Static, 1.0, NewtonSettings::default()).unwrap();
     sim.step().unwrap();
     let q = sim.q();
     let x = |n: usize| {
-        let b = sim.model().layout.node_base()[n];
+        let b = sim.model().layout().node_base()[n];
         [q[b], q[b + 1], q[b + 2]]
     };
     assert!((norm(&sub(&x(1), &x(0))) - 0.045).abs() < 1e-12);
@@ -890,7 +868,7 @@ fn reset_to_a_state_with_a_reversed_edge_stays_finite() {
     let rod = actuated_chain(5).with_rest_lengths_from(&pos).unwrap();
     let (mut rod, model) = setup(rod, &pos, &CHANNELS);
     let p = model.params_at(0.0);
-    let mut q = model.q0.clone();
+    let mut q = model.q0().to_vec();
     // A U-turn: edge 2 = x3 − x2 points exactly along −x, its neighbours
     // turn by less than 180°.
     for (k, p) in [
@@ -906,9 +884,9 @@ fn reset_to_a_state_with_a_reversed_edge_stays_finite() {
         q[3 * k..3 * k + 3].copy_from_slice(p);
     }
     rod.reset(&q);
-    for f in &rod.frames().unwrap().edges {
+    for f in &rod.frames().edges {
         assert!(f.director.iter().all(|c| c.is_finite()), "{f:?}");
     }
-    let v = rod.value(&eval(&q, &p));
+    let v = rod.elements().value(&eval(&q, &p));
     assert!(v.is_finite(), "energy {v}");
 }

@@ -1,0 +1,245 @@
+//! A bound set of elements: every element's stencil resolved to DOFs and its
+//! channels to parameter indices, evaluated element-parallel.
+
+use super::sizes::{ABSENT, At};
+use super::{Block, Element, ElementSet, Local, NO_PARAM, Sizes};
+use crate::energy::Energy;
+use crate::error::{CoreError, Result};
+use crate::layout::Layout;
+use crate::parallel::{deterministic_sum, for_each_block};
+use crate::spec::BindInfo;
+use crate::state::EvalState;
+use std::collections::HashMap;
+
+/// Elements of one type bound to a model: the [`Energy`] the engine
+/// evaluates for them (analytic blocks where the element writes them,
+/// dual numbers otherwise).
+pub struct Elements<E: Element> {
+    items: Vec<E>,
+    /// `len × N` stencil DOFs ([`ABSENT`] for `z` in a 2-D model).
+    dofs: Vec<usize>,
+    /// `len × P` parameter indices ([`NO_PARAM`] for unused slots).
+    params: Vec<usize>,
+    /// 2-D: the stencil slots that exist.
+    compact: Option<Vec<usize>>,
+    /// Whether any element reads any channel.
+    has_params: bool,
+}
+
+impl<E: Element> std::fmt::Debug for Elements<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} elements of {}",
+            self.items.len(),
+            std::any::type_name::<E>()
+        )
+    }
+}
+
+impl<E: Element> Elements<E> {
+    /// Binds `items` to the model: nodes and extra DOFs to DOF indices,
+    /// channel names to parameter indices, after each element's own
+    /// [`Element::validate`]. `field` names the list in errors
+    /// (`"springs"` gives `springs[3]`).
+    pub fn bind(items: Vec<E>, info: &BindInfo, field: &str) -> Result<Self> {
+        Self::bind_to(items, info.layout, info.q0.len(), field)
+    }
+
+    /// [`Elements::bind`] against a layout kept by the energy, for energies
+    /// that rebuild their element set between steps (contact pairs).
+    pub fn bind_to(items: Vec<E>, layout: &Layout, n_dofs: usize, field: &str) -> Result<Self> {
+        let (n, np, nr) = (E::Size::N, E::Size::P, E::Size::R);
+        let dim = layout.dim();
+        if nr > n || (nr < n && items.first().is_some_and(|e| !E::Size::has_map(e))) {
+            return Err(CoreError::MissingMap(std::any::type_name::<E>()));
+        }
+        let names: HashMap<&str, usize> = layout
+            .param_names()
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.as_str(), i))
+            .collect();
+        let mut dofs = Vec::with_capacity(items.len() * n);
+        let mut params = Vec::with_capacity(items.len() * np);
+        let mut n_nodes = None;
+        for (i, e) in items.iter().enumerate() {
+            let at = || format!("{field}[{i}]");
+            e.validate().map_err(|inv| inv.within(&at()))?;
+            let (nodes, extras) = (e.nodes(), e.extra_dofs());
+            if 3 * nodes.len() + extras.len() != n
+                || *n_nodes.get_or_insert(nodes.len()) != nodes.len()
+            {
+                return Err(CoreError::Stencil {
+                    field: at(),
+                    nodes: nodes.len(),
+                    extras: extras.len(),
+                    expected: n,
+                });
+            }
+            let base = layout.node_base();
+            for &node in nodes {
+                let &b = base.get(node).ok_or_else(|| CoreError::NodeOutOfRange {
+                    field: at(),
+                    index: node,
+                    count: base.len(),
+                })?;
+                for a in 0..3 {
+                    dofs.push(if a < dim { b + a } else { ABSENT });
+                }
+            }
+            for &d in extras {
+                if d >= n_dofs {
+                    return Err(CoreError::DofOutOfRange {
+                        field: at(),
+                        index: d,
+                        count: n_dofs,
+                    });
+                }
+                dofs.push(d);
+            }
+            let before = params.len();
+            for ch in e.channels() {
+                params.push(match ch {
+                    None => NO_PARAM,
+                    Some(name) => *names.get(name).ok_or_else(|| CoreError::UnknownParam {
+                        field: at(),
+                        name: name.to_string(),
+                        known: layout.param_names().to_vec(),
+                    })?,
+                });
+            }
+            if params.len() - before != np {
+                return Err(CoreError::Count {
+                    field: format!("{}: channels", at()),
+                    found: params.len() - before,
+                    expected: np,
+                });
+            }
+        }
+        let compact = (dim == 2).then(|| {
+            let k = n_nodes.unwrap_or(0);
+            (0..n).filter(|&s| s >= 3 * k || s % 3 != 2).collect()
+        });
+        let has_params = params.iter().any(|&p| p != NO_PARAM);
+        Ok(Self {
+            items,
+            dofs,
+            params,
+            compact,
+            has_params,
+        })
+    }
+
+    /// The elements.
+    pub fn items(&self) -> &[E] {
+        &self.items
+    }
+    /// The elements, mutably, for lagged per-element data (reference
+    /// frames). Their stencils and channels must not change.
+    pub fn items_mut(&mut self) -> &mut [E] {
+        &mut self.items
+    }
+    /// Element `i`'s stencil values in `q` (`N`, 3-D: `z = 0` in a 2-D model).
+    pub fn stencil_values(&self, i: usize, q: &[f64]) -> Vec<f64> {
+        let n = E::Size::N;
+        self.dofs[i * n..(i + 1) * n]
+            .iter()
+            .map(|&d| if d == ABSENT { 0.0 } else { q[d] })
+            .collect()
+    }
+    /// Element `i`'s parameter slot values in `p` (`P`, 0 for unused slots).
+    pub fn param_values(&self, i: usize, p: &[f64]) -> Vec<f64> {
+        let np = E::Size::P;
+        self.params[i * np..(i + 1) * np]
+            .iter()
+            .map(|&j| if j == NO_PARAM { 0.0 } else { p[j] })
+            .collect()
+    }
+    /// Runs `f` on element `i` at its local state in `s` (the stencil values
+    /// as the analytic derivatives see them), for per-element output such as
+    /// strains.
+    pub fn with_local<T>(&self, i: usize, s: &EvalState, f: impl FnOnce(&E, &Local) -> T) -> T {
+        let e = &self.items[i];
+        E::Size::with_local(e, &self.at(i, s), |l| f(e, l))
+    }
+    /// Energy of element `i`, J.
+    pub fn element_value(&self, i: usize, s: &EvalState) -> f64 {
+        E::Size::value(&self.items[i], &self.at(i, s))
+    }
+
+    fn at<'a>(&'a self, i: usize, s: &'a EvalState<'a>) -> At<'a> {
+        let (n, np) = (E::Size::N, E::Size::P);
+        At {
+            s,
+            dofs: &self.dofs[i * n..(i + 1) * n],
+            params: &self.params[i * np..(i + 1) * np],
+            compact: self.compact.as_deref(),
+        }
+    }
+
+    fn fill(&self, s: &EvalState, kind: Block, fallback: bool, out: &mut [f64]) {
+        let stride = kind.stride(self.stencil_size(), E::Size::P);
+        let unused = match kind {
+            Block::History => !E::HISTORY,
+            Block::Param | Block::ParamGradient => !self.has_params,
+            _ => false,
+        };
+        if unused {
+            out[..self.items.len() * stride].fill(0.0);
+            return;
+        }
+        for_each_block(out, stride, self.items.len(), |o, i| {
+            E::Size::block(&self.items[i], &self.at(i, s), kind, fallback, o)
+        });
+    }
+}
+
+impl<E: Element> ElementSet for Elements<E> {
+    fn len(&self) -> usize {
+        self.items.len()
+    }
+    fn stencil_size(&self) -> usize {
+        self.compact.as_ref().map_or(E::Size::N, Vec::len)
+    }
+    fn param_size(&self) -> usize {
+        E::Size::P
+    }
+    fn uses_history(&self) -> bool {
+        E::HISTORY
+    }
+    fn dofs(&self, i: usize, out: &mut [usize]) {
+        let n = E::Size::N;
+        let d = &self.dofs[i * n..(i + 1) * n];
+        match &self.compact {
+            None => out[..n].copy_from_slice(d),
+            Some(keep) => {
+                for (o, &k) in out.iter_mut().zip(keep) {
+                    *o = d[k];
+                }
+            }
+        }
+    }
+    fn params(&self, i: usize, out: &mut [usize]) {
+        let np = E::Size::P;
+        out[..np].copy_from_slice(&self.params[i * np..(i + 1) * np]);
+    }
+    fn value(&self, s: &EvalState) -> f64 {
+        deterministic_sum(self.items.len(), |i| self.element_value(i, s))
+    }
+    fn blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]) {
+        self.fill(s, kind, false, out)
+    }
+    fn fallback_blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]) {
+        self.fill(s, kind, true, out)
+    }
+}
+
+impl<E: Element> Energy for Elements<E> {
+    fn elements(&self) -> &dyn ElementSet {
+        self
+    }
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+}

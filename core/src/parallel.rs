@@ -1,0 +1,81 @@
+//! Deterministic element loops: every element writes its own block, and sums
+//! run over fixed chunks in a fixed order, so results are bitwise the same
+//! for any number of threads.
+
+use rayon::prelude::*;
+
+/// Fewest elements per parallel task: below this, rayon's task overhead
+/// outweighs the work of small element loops (results do not depend on it).
+pub const PAR_MIN_LEN: usize = 2048;
+
+/// `f(block, index)` for each index `0..len` and its `stride`-long block of
+/// `out`, in parallel for at least [`PAR_MIN_LEN`] items and on the calling
+/// thread otherwise: a rayon call from outside its pool hands even an
+/// unsplit loop to a worker and parks the caller, which costs more than a
+/// small loop. Each block is written by exactly one call.
+pub fn for_each_block(
+    out: &mut [f64],
+    stride: usize,
+    len: usize,
+    f: impl Fn(&mut [f64], usize) + Sync + Send,
+) {
+    let out = &mut out[..len * stride];
+    if stride == 0 {
+        return;
+    }
+    if len < PAR_MIN_LEN {
+        out.chunks_mut(stride)
+            .enumerate()
+            .for_each(|(i, o)| f(o, i));
+    } else {
+        out.par_chunks_mut(stride)
+            .enumerate()
+            .with_min_len(PAR_MIN_LEN)
+            .for_each(|(i, o)| f(o, i));
+    }
+}
+
+/// `Σ f(i)` over `0..len`, in fixed-size chunks summed in order: the result
+/// does not depend on the number of threads.
+pub fn deterministic_sum(len: usize, f: impl Fn(usize) -> f64 + Sync + Send) -> f64 {
+    const CHUNK: usize = 512;
+    let chunk_sum = |c: usize| (c * CHUNK..((c + 1) * CHUNK).min(len)).map(&f).sum::<f64>();
+    let chunks = len.div_ceil(CHUNK);
+    // The same chunks either way; small loops stay on this thread.
+    let partial: Vec<f64> = if len < PAR_MIN_LEN {
+        (0..chunks).map(chunk_sum).collect()
+    } else {
+        (0..chunks).into_par_iter().map(chunk_sum).collect()
+    };
+    partial.iter().sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_and_blocks_do_not_depend_on_the_thread_count() {
+        let n = 3 * PAR_MIN_LEN + 17;
+        let f = |i: usize| ((i as f64) * 0.37).sin() * 1e-3 + 1.0 / (i as f64 + 1.0);
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let mut out = vec![0.0; 2 * n];
+                for_each_block(&mut out, 2, n, |o, i| {
+                    o[0] = f(i);
+                    o[1] = -f(i);
+                });
+                (deterministic_sum(n, f), out)
+            })
+        };
+        let (s1, b1) = run(1);
+        let (s2, b2) = run(2);
+        assert_eq!(s1.to_bits(), s2.to_bits());
+        assert_eq!(b1, b2);
+        assert_eq!(b1[2 * 5], f(5));
+    }
+}

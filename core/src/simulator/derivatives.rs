@@ -1,0 +1,220 @@
+//! What differentiation needs at a converged step: the factorized
+//! `∂g_k/∂x_k` and the blocks of the step residual with respect to the
+//! previous state and the parameters.
+
+use super::Simulator;
+use crate::error::{CoreError, Result};
+use crate::integrator::Integrator;
+use crate::linsolve::Factor;
+use crate::sparse::{SparseMat, from_triplets, triplets_of};
+use crate::state::EvalState;
+use faer::sparse::Triplet;
+use std::sync::Arc;
+
+/// Factorized `∂g_k/∂x_k` over the free DOFs.
+#[derive(Debug, Clone)]
+enum DiffFactor {
+    Cholesky(Factor),
+    /// Diagonal (explicit integrator: the lumped mass).
+    Diagonal(Vec<f64>),
+}
+
+/// What differentiation needs at a converged step `k`: the factorized
+/// `∂g_k/∂x_k` and the blocks of `g_k(x_k; x_{k−1}, v_{k−1}, p_k)` with respect
+/// to the previous state and the parameters, plus the velocity update
+/// `v_k = vx·x_k + vxp·x_{k−1} + vv·v_{k−1}`. Rows of constrained DOFs are
+/// meaningless (their sensitivity is zero: prescribed motions do not depend on
+/// parameters); [`StepDerivatives::solve`] returns zero there.
+#[derive(Debug, Clone)]
+pub struct StepDerivatives {
+    /// Integrator that produced the step.
+    pub integrator: Integrator,
+    /// Step size, s.
+    pub h: f64,
+    /// `∂g_k/∂x_{k−1}`, `n × n`.
+    pub dg_dx_prev: SparseMat,
+    /// `∂g_k/∂v_{k−1}`, `n × n`.
+    pub dg_dv_prev: SparseMat,
+    /// `∂g_k/∂p_k`, `n × n_params`.
+    pub dg_dp: SparseMat,
+    /// Velocity update coefficients.
+    pub vx: f64,
+    /// See `vx`.
+    pub vxp: f64,
+    /// See `vx`.
+    pub vv: f64,
+    free_dofs: Arc<Vec<usize>>,
+    n: usize,
+    factor: DiffFactor,
+}
+
+impl StepDerivatives {
+    /// Solves `(∂g_k/∂x_k) y = b` on the free DOFs (`b` full length; its
+    /// constrained entries are ignored; `y` is zero there). The matrix is
+    /// symmetric, so this is also the transposed solve the adjoint needs.
+    pub fn solve(&self, b: &[f64]) -> Vec<f64> {
+        let bf: Vec<f64> = self.free_dofs.iter().map(|&i| b[i]).collect();
+        let yf = match &self.factor {
+            DiffFactor::Cholesky(f) => f.solve(&bf),
+            DiffFactor::Diagonal(m) => bf.iter().zip(m).map(|(b, m)| b / m).collect(),
+        };
+        let mut y = vec![0.0; self.n];
+        for (k, &i) in self.free_dofs.iter().enumerate() {
+            y[i] = yf[k];
+        }
+        y
+    }
+    /// [`StepDerivatives::solve`] for `m` right-hand sides at once (`b`
+    /// column-major `n × m`, full length columns): one blocked triangular
+    /// solve instead of `m`, as the forward-sensitivity sweep needs.
+    pub fn solve_many(&self, b: &[f64], m: usize) -> Vec<f64> {
+        let (n, nf) = (self.n, self.free_dofs.len());
+        let mut bf = vec![0.0; nf * m];
+        for j in 0..m {
+            for (k, &i) in self.free_dofs.iter().enumerate() {
+                bf[j * nf + k] = b[j * n + i];
+            }
+        }
+        match &self.factor {
+            DiffFactor::Cholesky(f) => {
+                let x = f.solve_mat(faer::MatRef::from_column_major_slice(&bf, nf, m));
+                for j in 0..m {
+                    for k in 0..nf {
+                        bf[j * nf + k] = x[(k, j)];
+                    }
+                }
+            }
+            DiffFactor::Diagonal(d) => {
+                for j in 0..m {
+                    for k in 0..nf {
+                        bf[j * nf + k] /= d[k];
+                    }
+                }
+            }
+        }
+        let mut y = vec![0.0; n * m];
+        for j in 0..m {
+            for (k, &i) in self.free_dofs.iter().enumerate() {
+                y[j * n + i] = bf[j * nf + k];
+            }
+        }
+        y
+    }
+    /// Free DOFs in solve order.
+    pub fn free_dofs(&self) -> &[usize] {
+        &self.free_dofs
+    }
+    /// The cable paper's three-term form (eq. 10) for BDF1-type steps, where
+    /// `v_{k−1} = (x_{k−1} − x_{k−2})/h`: returns `(∂g_k/∂x_{k−1}, ∂g_k/∂x_{k−2})`.
+    pub fn three_term(&self) -> Result<(SparseMat, SparseMat)> {
+        if !matches!(
+            self.integrator,
+            Integrator::Bdf1 | Integrator::ImplicitEuler
+        ) {
+            return Err(CoreError::Unsupported(
+                "the three-term form (eq. 10) needs a BDF1-type step (bdf1 or implicit_euler)",
+            ));
+        }
+        let mut t1 = triplets_of(&self.dg_dx_prev, 1.0);
+        t1.extend(triplets_of(&self.dg_dv_prev, 1.0 / self.h));
+        let t2 = triplets_of(&self.dg_dv_prev, -1.0 / self.h);
+        Ok((
+            from_triplets(self.n, self.n, &t1)?,
+            from_triplets(self.n, self.n, &t2)?,
+        ))
+    }
+}
+
+impl Simulator {
+    /// Differentiation blocks at the converged `x = x_k` (see [`StepDerivatives`]).
+    pub(super) fn derivatives(
+        &mut self,
+        x: &[f64],
+        q0: &[f64],
+        v0: &[f64],
+        t0: f64,
+        p: &[f64],
+    ) -> Result<StepDerivatives> {
+        let h = self.dt;
+        let n = x.len();
+        let np = p.len();
+        let form = self.integrator.form(h);
+        let mut txp = Vec::new();
+        let mut tvp = Vec::new();
+        let mut tp = Vec::new();
+        let factor;
+        if self.integrator == Integrator::SymplecticEuler {
+            // g = M(x − x_{k−1} − h v_{k−1}) + h² ∇E(x_{k−1}; x_{k−1} − h v_{k−1}).
+            let x_prev_eval: Vec<f64> = q0.iter().zip(v0).map(|(x, v)| x - h * v).collect();
+            let s = EvalState {
+                q: q0,
+                q_prev: &x_prev_eval,
+                p,
+                h,
+                dt: h,
+                t: t0,
+            };
+            self.asm
+                .hessian_triplets(&self.model, &s, h * h, &mut txp)?;
+            self.asm
+                .history_triplets(&self.model, &s, h * h, &mut txp)?;
+            self.asm
+                .history_triplets(&self.model, &s, -h * h * h, &mut tvp)?;
+            self.asm.param_triplets(&self.model, &s, h * h, &mut tp)?;
+            factor = DiffFactor::Diagonal(self.mass_free.clone());
+        } else {
+            let y: Vec<f64> = x
+                .iter()
+                .zip(q0)
+                .map(|(a, b)| form.a_y * a + form.b_y * b)
+                .collect();
+            let s = EvalState {
+                q: &y,
+                q_prev: q0,
+                p,
+                h: form.h_eval,
+                dt: h,
+                t: t0 + form.h_eval,
+            };
+            let diag: Vec<f64> = self.mass_free.iter().map(|m| form.c_m * m).collect();
+            let hl = self.asm.hessian(
+                &self.model,
+                &s,
+                form.c_e * form.a_y * form.a_y,
+                &diag,
+                false,
+            )?;
+            let f = self.solver.factor(hl).map_err(|e| CoreError::LinearSolve {
+                what: "exact ∂g/∂x at a converged step (sensitivities need a strict minimum)",
+                detail: format!("step ending at t = {} s: {e}", t0 + h),
+            })?;
+            factor = DiffFactor::Cholesky(f);
+            let ce = form.c_e * form.a_y;
+            if form.b_y != 0.0 {
+                // Blocks already filled at this state by the factorized Hessian above.
+                self.asm.last_hessian_triplets(ce * form.b_y, &mut txp);
+            }
+            self.asm.history_triplets(&self.model, &s, ce, &mut txp)?;
+            self.asm.param_triplets(&self.model, &s, ce, &mut tp)?;
+        }
+        if form.c_m != 0.0 {
+            for (k, &i) in self.free_dofs.iter().enumerate() {
+                txp.push(Triplet::new(i, i, -form.c_m * self.mass_free[k]));
+                tvp.push(Triplet::new(i, i, -form.c_m * h * self.mass_free[k]));
+            }
+        }
+        Ok(StepDerivatives {
+            integrator: self.integrator,
+            h,
+            dg_dx_prev: from_triplets(n, n, &txp)?,
+            dg_dv_prev: from_triplets(n, n, &tvp)?,
+            dg_dp: from_triplets(n, np, &tp)?,
+            vx: form.vx,
+            vxp: form.vxp,
+            vv: form.vv,
+            free_dofs: self.free_dofs.clone(),
+            n,
+            factor,
+        })
+    }
+}

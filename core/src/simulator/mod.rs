@@ -1,0 +1,491 @@
+//! Stepping a model in time, and what differentiation needs at each step.
+
+mod derivatives;
+mod potential;
+
+pub use derivatives::StepDerivatives;
+
+use crate::assembly::Assembler;
+use crate::error::{CoreError, Invalid, Result};
+use crate::integrator::Integrator;
+use crate::linsolve::LinearSolver;
+use crate::model::Model;
+use crate::newton::{NewtonSettings, NewtonStats, Potential, minimize_with};
+use crate::state::EvalState;
+use potential::StepPotential;
+use std::sync::Arc;
+
+/// Summary of one completed step.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StepReport {
+    /// Index of the completed step (1-based).
+    pub step: usize,
+    /// Time at its end, s.
+    pub time: f64,
+    /// Newton statistics (summed over sub-steps when the step was halved).
+    pub newton: NewtonStats,
+    /// How many sub-steps the step was split into (1 = not halved).
+    pub substeps: usize,
+}
+
+/// A model stepped in time by one integrator.
+#[derive(Debug)]
+pub struct Simulator {
+    model: Model,
+    integrator: Integrator,
+    dt: f64,
+    newton: NewtonSettings,
+    asm: Assembler,
+    solver: LinearSolver,
+    /// The last Newton factorization, carried to the next step when
+    /// [`NewtonSettings::reuse_below`] allows (dropped on `set_state` and
+    /// when the sparsity pattern changes, so runs stay reproducible).
+    newton_factor: Option<crate::linsolve::Factor>,
+    mass_free: Vec<f64>,
+    free_dofs: Arc<Vec<usize>>,
+    /// Current positions (m, rad).
+    q: Vec<f64>,
+    /// Current velocities.
+    v: Vec<f64>,
+    t: f64,
+    step: usize,
+}
+
+impl Simulator {
+    /// Prepares `model` for stepping with `integrator` at step `dt` (s):
+    /// builds the sparsity pattern and the symbolic factorization once.
+    pub fn new(
+        model: Model,
+        integrator: Integrator,
+        dt: f64,
+        newton: NewtonSettings,
+    ) -> Result<Self> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(Invalid::new("dt", dt, "positive and finite (s)").into());
+        }
+        let asm = Assembler::new(&model)?;
+        let solver = LinearSolver::new(asm.symbolic())?;
+        let free_dofs = Arc::new(asm.free_dofs().to_vec());
+        let mass_free: Vec<f64> = free_dofs.iter().map(|&i| model.mass[i]).collect();
+        if integrator == Integrator::SymplecticEuler
+            && let Some(k) = mass_free.iter().position(|&m| m <= 0.0)
+        {
+            return Err(Invalid::new(
+                format!("mass of free DOF {}", free_dofs[k]),
+                mass_free[k],
+                "positive (symplectic Euler divides by every free DOF's mass)",
+            )
+            .into());
+        }
+        let mut q = model.q0.clone();
+        model.apply_constraints(&mut q, 0.0);
+        let v = model.v0.clone();
+        Ok(Self {
+            model,
+            integrator,
+            dt,
+            newton,
+            asm,
+            solver,
+            newton_factor: None,
+            mass_free,
+            free_dofs,
+            q,
+            v,
+            t: 0.0,
+            step: 0,
+        })
+    }
+    /// The model.
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+    /// Current positions.
+    pub fn q(&self) -> &[f64] {
+        &self.q
+    }
+    /// Current velocities.
+    pub fn v(&self) -> &[f64] {
+        &self.v
+    }
+    /// Current time, s.
+    pub fn time(&self) -> f64 {
+        self.t
+    }
+    /// Steps completed.
+    pub fn steps_done(&self) -> usize {
+        self.step
+    }
+    /// Step size, s.
+    pub fn dt(&self) -> f64 {
+        self.dt
+    }
+    /// Integrator.
+    pub fn integrator(&self) -> Integrator {
+        self.integrator
+    }
+    /// The assembler (sparsity pattern, free DOFs).
+    pub fn assembler(&self) -> &Assembler {
+        &self.asm
+    }
+    /// What each energy carries from step to step ([`Energy::carried_state`](crate::Energy::carried_state)),
+    /// one snapshot per energy in model order.
+    pub fn carried_state(&self) -> Vec<Vec<f64>> {
+        self.model
+            .energies
+            .iter()
+            .map(|e| e.carried_state())
+            .collect()
+    }
+    /// Restores snapshots taken by [`Simulator::carried_state`].
+    pub fn restore_carried_state(&mut self, snapshots: &[Vec<f64>]) -> Result<()> {
+        if snapshots.len() != self.model.energies.len() {
+            return Err(CoreError::Length {
+                what: "carried-state snapshots (one per energy)",
+                found: snapshots.len(),
+                expected: self.model.energies.len(),
+            });
+        }
+        for (e, s) in self.model.energies.iter_mut().zip(snapshots) {
+            e.restore_carried_state(s)?;
+        }
+        Ok(())
+    }
+    /// Resets the state (positions, velocities, time, step counter); energies
+    /// re-derive what they carry from step to step for `q`
+    /// ([`Energy::reset`](crate::Energy::reset)), so runs started from the same state agree.
+    pub fn set_state(&mut self, q: &[f64], v: &[f64], t: f64, step: usize) -> Result<()> {
+        let n = self.q.len();
+        for (what, x) in [("set_state positions", q), ("set_state velocities", v)] {
+            if x.len() != n {
+                return Err(CoreError::Length {
+                    what,
+                    found: x.len(),
+                    expected: n,
+                });
+            }
+        }
+        if let Some(i) = q.iter().chain(v).position(|x| !x.is_finite()) {
+            let value = if i < n { q[i] } else { v[i - n] };
+            return Err(CoreError::NonFinite {
+                what: "state given to set_state".into(),
+                index: i % n,
+                value,
+            });
+        }
+        self.q.copy_from_slice(q);
+        self.v.copy_from_slice(v);
+        self.t = t;
+        self.step = step;
+        self.newton_factor = None;
+        for e in self.model.energies.iter_mut() {
+            e.reset(q);
+        }
+        Ok(())
+    }
+    /// Total energy `E(q)` of the current state with parameters `p` (J),
+    /// history energies evaluated with `q_prev = q`.
+    pub fn potential_energy(&self, p: &[f64]) -> f64 {
+        let s = EvalState {
+            q: &self.q,
+            q_prev: &self.q,
+            p,
+            h: self.dt,
+            dt: self.dt,
+            t: self.t,
+        };
+        self.asm.energy(&self.model, &s)
+    }
+    /// Every energy's observables (cable tension, slack, …) at the current
+    /// state with parameters `p`, in model order.
+    pub fn observables(&self, p: &[f64]) -> Vec<(String, f64)> {
+        let s = EvalState {
+            q: &self.q,
+            q_prev: &self.q,
+            p,
+            h: self.dt,
+            dt: self.dt,
+            t: self.t,
+        };
+        self.model
+            .energies
+            .iter()
+            .flat_map(|e| e.observables(&s))
+            .collect()
+    }
+    /// Kinetic energy `½ vᵀ M v` (J).
+    pub fn kinetic_energy(&self) -> f64 {
+        0.5 * self
+            .v
+            .iter()
+            .zip(&self.model.mass)
+            .map(|(v, m)| m * v * v)
+            .sum::<f64>()
+    }
+
+    /// One step with the parameters scheduled in the model.
+    pub fn step(&mut self) -> Result<StepReport> {
+        let p = self.model.params_at(self.t + self.dt);
+        self.step_with(&p, false).map(|(r, _)| r)
+    }
+
+    /// One step with parameters `p` (held over the step). With `derive`, also
+    /// returns the differentiation blocks at the converged state. On error the
+    /// state is left as it was before the step.
+    pub fn step_with(
+        &mut self,
+        p: &[f64],
+        derive: bool,
+    ) -> Result<(StepReport, Option<StepDerivatives>)> {
+        if p.len() != self.model.params.len() {
+            return Err(CoreError::Length {
+                what: "parameter values",
+                found: p.len(),
+                expected: self.model.params.len(),
+            });
+        }
+        let (q0, v0, t0) = (self.q.clone(), self.v.clone(), self.t);
+        let mut total = NewtonStats::default();
+        let mut substeps = 0;
+        let res = self.advance(&q0, &v0, t0, self.dt, p, 0, &mut total, &mut substeps);
+        match res {
+            Ok((q, v)) => {
+                let deriv = if derive {
+                    if substeps > 1 {
+                        return Err(CoreError::Unsupported(
+                            "differentiation blocks are unavailable for a step that was split by step halving",
+                        ));
+                    }
+                    Some(self.derivatives(&q, &q0, &v0, t0, p)?)
+                } else {
+                    None
+                };
+                self.q = q;
+                self.v = v;
+                self.step += 1;
+                self.t = t0 + self.dt;
+                Ok((
+                    StepReport {
+                        step: self.step,
+                        time: self.t,
+                        newton: total,
+                        substeps,
+                    },
+                    deriv,
+                ))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn advance(
+        &mut self,
+        q0: &[f64],
+        v0: &[f64],
+        t0: f64,
+        h: f64,
+        p: &[f64],
+        depth: usize,
+        total: &mut NewtonStats,
+        substeps: &mut usize,
+    ) -> Result<(Vec<f64>, Vec<f64>)> {
+        for e in self.model.energies.iter_mut() {
+            e.begin_step(q0, p, h, t0);
+        }
+        self.refresh_structure()?;
+        match self.single(q0, v0, t0, h, p) {
+            Ok((q, v, stats)) => {
+                for e in self.model.energies.iter_mut() {
+                    e.end_step(&q, p);
+                }
+                total.iterations += stats.iterations;
+                total.factorizations += stats.factorizations;
+                total.projected += stats.projected;
+                total.shifted += stats.shifted;
+                total.backtracks += stats.backtracks;
+                total.residual = stats.residual;
+                *substeps += 1;
+                Ok((q, v))
+            }
+            Err(e) if depth < self.newton.max_step_halvings => {
+                log::warn!(
+                    "step {}: {e}; halving the step to {} s",
+                    self.step + 1,
+                    h / 2.0
+                );
+                let (qm, vm) = self.advance(q0, v0, t0, h / 2.0, p, depth + 1, total, substeps)?;
+                self.advance(
+                    &qm,
+                    &vm,
+                    t0 + h / 2.0,
+                    h / 2.0,
+                    p,
+                    depth + 1,
+                    total,
+                    substeps,
+                )
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Rebuilds the sparsity pattern and the symbolic factorization when an
+    /// energy's element set changed shape in `begin_step` (contact pairs).
+    fn refresh_structure(&mut self) -> Result<()> {
+        if !self.asm.is_current(&self.model) {
+            let asm = Assembler::new(&self.model)?;
+            debug_assert_eq!(asm.free_dofs(), self.free_dofs.as_slice());
+            self.solver = LinearSolver::new(asm.symbolic())?;
+            self.asm = asm;
+            self.newton_factor = None;
+        }
+        Ok(())
+    }
+
+    /// One step of size `h` from `(q0, v0)` at `t0`.
+    fn single(
+        &mut self,
+        q0: &[f64],
+        v0: &[f64],
+        t0: f64,
+        h: f64,
+        p: &[f64],
+    ) -> Result<(Vec<f64>, Vec<f64>, NewtonStats)> {
+        let form = self.integrator.form(h);
+        let t1 = t0 + h;
+        if self.integrator == Integrator::SymplecticEuler {
+            return self.explicit_step(q0, v0, t0, h, p);
+        }
+        let x_tilde: Vec<f64> = if form.c_m != 0.0 {
+            q0.iter().zip(v0).map(|(x, v)| x + h * v).collect()
+        } else {
+            q0.to_vec()
+        };
+        let mut x = x_tilde.clone();
+        self.model.apply_constraints(&mut x, t1);
+        let n = x.len();
+        let mut pot = StepPotential::new(
+            &self.model,
+            &mut self.asm,
+            form,
+            &x_tilde,
+            q0,
+            p,
+            t0 + form.h_eval,
+            &self.mass_free,
+        );
+        // The inertial guess may be infeasible (an inverted element): start
+        // from the previous state instead, which was accepted.
+        if !pot.value(&x).is_finite() {
+            x.copy_from_slice(q0);
+            self.model.apply_constraints(&mut x, t1);
+        }
+        let stats = minimize_with(
+            &mut pot,
+            &mut x,
+            &self.free_dofs,
+            &self.solver,
+            &self.newton,
+            &mut self.newton_factor,
+        )
+        .map_err(|f| CoreError::NewtonDiverged {
+            step: self.step + 1,
+            time: t1,
+            iterations: f.stats.iterations,
+            residual: f.stats.residual,
+            tolerance: f.tolerance,
+            reason: f.reason,
+        })?;
+        let v: Vec<f64> = (0..n)
+            .map(|i| form.vx * x[i] + form.vxp * q0[i] + form.vv * v0[i])
+            .collect();
+        Ok((x, v, stats))
+    }
+
+    fn explicit_step(
+        &mut self,
+        q0: &[f64],
+        v0: &[f64],
+        t0: f64,
+        h: f64,
+        p: &[f64],
+    ) -> Result<(Vec<f64>, Vec<f64>, NewtonStats)> {
+        let n = q0.len();
+        let x_prev_eval: Vec<f64> = q0.iter().zip(v0).map(|(x, v)| x - h * v).collect();
+        let s = EvalState {
+            q: q0,
+            q_prev: &x_prev_eval,
+            p,
+            h,
+            dt: h,
+            t: t0,
+        };
+        let mut g = vec![0.0; n];
+        self.asm.add_gradient(&self.model, &s, 1.0, &mut g);
+        let mut v = v0.to_vec();
+        let mut x = q0.to_vec();
+        for (k, &i) in self.free_dofs.iter().enumerate() {
+            v[i] = v0[i] - h * g[i] / self.mass_free[k];
+            x[i] = q0[i] + h * v[i];
+        }
+        self.model.apply_constraints(&mut x, t0 + h);
+        for i in 0..n {
+            if !self.model.is_free(i) {
+                v[i] = (x[i] - q0[i]) / h;
+            }
+        }
+        if let Some(i) = x.iter().position(|v| !v.is_finite()) {
+            return Err(CoreError::NonFinite {
+                what: format!("state after explicit step {}", self.step + 1),
+                index: i,
+                value: x[i],
+            });
+        }
+        Ok((x, v, NewtonStats::default()))
+    }
+
+    /// The differentiation blocks of a step that already converged: from
+    /// `(x_prev, v_prev)` at `t_prev` with parameters `p` to `x` — what
+    /// `step_with(p, true)` returns, without solving the step again. The
+    /// energies' step hooks are replayed (`begin_step` from the start state,
+    /// `end_step` with `x`). The blocks equal `step_with`'s for energies
+    /// whose lagged quantities are functions of the step's start state (all
+    /// built-in energies); an energy that carries state committed in
+    /// `end_step` from step to step needs the blocks recorded during the
+    /// rollout instead. The simulator's own state is unchanged.
+    pub fn derivatives_at(
+        &mut self,
+        x: &[f64],
+        x_prev: &[f64],
+        v_prev: &[f64],
+        t_prev: f64,
+        p: &[f64],
+    ) -> Result<StepDerivatives> {
+        let n = self.q.len();
+        let np = self.model.params.len();
+        for (what, len, expected) in [
+            ("derivatives_at x", x.len(), n),
+            ("derivatives_at x_prev", x_prev.len(), n),
+            ("derivatives_at v_prev", v_prev.len(), n),
+            ("derivatives_at parameters", p.len(), np),
+        ] {
+            if len != expected {
+                return Err(CoreError::Length {
+                    what,
+                    found: len,
+                    expected,
+                });
+            }
+        }
+        for e in self.model.energies.iter_mut() {
+            e.begin_step(x_prev, p, self.dt, t_prev);
+        }
+        self.refresh_structure()?;
+        let d = self.derivatives(x, x_prev, v_prev, t_prev, p)?;
+        for e in self.model.energies.iter_mut() {
+            e.end_step(x, p);
+        }
+        Ok(d)
+    }
+}

@@ -1,0 +1,373 @@
+//! The rod as a scene writes it (`"type": "rod"`): topology, section,
+//! material, rest lengths, overrides and actuation; bound into a
+//! [`RodEnergy`](super::RodEnergy).
+
+use super::energy::TWIST_KIND;
+use crate::error::RodError;
+use crate::network::RodNetwork;
+use pliant_core::vec3::{norm, sub};
+use pliant_core::{BindInfo, CoreError, Declare, Energy, EnergySpec, Motion, Result};
+use serde::{Deserialize, Serialize};
+use std::f64::consts::PI;
+
+/// Rest lengths `|ē|` (m): one for every edge or one per edge.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum RestLengths {
+    /// Same rest length for every edge, m.
+    Uniform(f64),
+    /// One rest length per edge, m.
+    PerEdge(Vec<f64>),
+}
+
+/// Per-edge overrides.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EdgeOverride {
+    /// Edge index.
+    pub edge: usize,
+    /// Stretching stiffness `k_s`, N (≥ 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stretch_stiffness: Option<f64>,
+}
+
+/// Per-spring overrides (spring indices as documented in [`crate::network`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpringOverride {
+    /// Spring index.
+    pub spring: usize,
+    /// Bending stiffness `EI`, N·m² (≥ 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bend_stiffness: Option<f64>,
+    /// Twisting stiffness `GJ`, N·m² (≥ 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twist_stiffness: Option<f64>,
+    /// Natural curvatures `(κ̄⁽¹⁾, κ̄⁽²⁾)`, 1/m, replacing the rest shape's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub natural_curvature: Option<[f64; 2]>,
+    /// Natural twist `τ̄`, rad/m, replacing the rest shape's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub natural_twist: Option<f64>,
+}
+
+fn one() -> f64 {
+    1.0
+}
+fn axis_one() -> u8 {
+    1
+}
+fn yes() -> bool {
+    true
+}
+fn default_name() -> String {
+    "rod".into()
+}
+
+/// One actuation entry: a quantity of a set of springs (or edges) driven
+/// by a parameter channel (MAT-DiSMech §6.1). `springs`/`edges` default to
+/// all of them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Actuation {
+    /// Natural-curvature increment `gain · p` (1/m) about material axis
+    /// `axis` (1: `κ̄⁽¹⁾`, bending towards `m₁`; 2: `κ̄⁽²⁾`, towards `m₂`).
+    Curvature {
+        /// Parameter channel name.
+        channel: String,
+        /// 1 or 2.
+        #[serde(default = "axis_one")]
+        axis: u8,
+        /// Spring indices (default: all springs).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        springs: Option<Vec<usize>>,
+        /// Multiplier of the channel value (default 1).
+        #[serde(default = "one")]
+        gain: f64,
+    },
+    /// Natural-twist increment `gain · p` (rad/m).
+    Twist {
+        /// Parameter channel name.
+        channel: String,
+        /// Spring indices (default: all springs).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        springs: Option<Vec<usize>>,
+        /// Multiplier of the channel value (default 1).
+        #[serde(default = "one")]
+        gain: f64,
+    },
+    /// Natural strain `gain · p` (dimensionless): natural length `|ē|(1 + gain·p)`.
+    Stretch {
+        /// Parameter channel name.
+        channel: String,
+        /// Edge indices (default: all edges).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        edges: Option<Vec<usize>>,
+        /// Multiplier of the channel value (default 1).
+        #[serde(default = "one")]
+        gain: f64,
+    },
+}
+
+impl Actuation {
+    /// Natural curvature about `axis` (1 or 2) of `springs` (`None`: all) from `channel` (1/m).
+    pub fn curvature(channel: &str, axis: u8, springs: Option<Vec<usize>>) -> Self {
+        Actuation::Curvature {
+            channel: channel.into(),
+            axis,
+            springs,
+            gain: 1.0,
+        }
+    }
+    /// Natural twist of `springs` (`None`: all) from `channel` (rad/m).
+    pub fn twist(channel: &str, springs: Option<Vec<usize>>) -> Self {
+        Actuation::Twist {
+            channel: channel.into(),
+            springs,
+            gain: 1.0,
+        }
+    }
+    /// Natural strain of `edges` (`None`: all) from `channel`.
+    pub fn stretch(channel: &str, edges: Option<Vec<usize>>) -> Self {
+        Actuation::Stretch {
+            channel: channel.into(),
+            edges,
+            gain: 1.0,
+        }
+    }
+    /// Sets the gain.
+    pub fn with_gain(mut self, g: f64) -> Self {
+        match &mut self {
+            Actuation::Curvature { gain, .. }
+            | Actuation::Twist { gain, .. }
+            | Actuation::Stretch { gain, .. } => *gain = g,
+        }
+        self
+    }
+    pub(crate) fn channel(&self) -> &str {
+        match self {
+            Actuation::Curvature { channel, .. }
+            | Actuation::Twist { channel, .. }
+            | Actuation::Stretch { channel, .. } => channel,
+        }
+    }
+    pub(crate) fn gain(&self) -> f64 {
+        match self {
+            Actuation::Curvature { gain, .. }
+            | Actuation::Twist { gain, .. }
+            | Actuation::Stretch { gain, .. } => *gain,
+        }
+    }
+}
+
+/// A rod or rod network, as written in a scene (`"type": "rod"`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rod {
+    /// Name: error-message prefix and observable prefix (default `"rod"`).
+    #[serde(default = "default_name")]
+    pub name: String,
+    /// Edges `[m, n]` (node indices; edge vector `x_n − x_m`).
+    pub edges: Vec<[usize; 2]>,
+    /// Cross-section radius `r`, m (> 0).
+    pub radius: f64,
+    /// Young's modulus `E`, Pa (> 0).
+    pub youngs_modulus: f64,
+    /// Poisson's ratio ν, in (−1, 0.5].
+    pub poisson_ratio: f64,
+    /// Density ρ, kg/m³ (> 0).
+    pub density: f64,
+    /// Rest lengths `|ē|`, m (default: the initial edge lengths).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rest_lengths: Option<RestLengths>,
+    /// Whether the rod lumps its translational mass onto its nodes (default true).
+    #[serde(default = "yes")]
+    pub add_mass: bool,
+    /// First reference director of each connected component (projected
+    /// perpendicular to its first edge); default the coordinate axis least
+    /// aligned with that edge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_director: Option<[f64; 3]>,
+    /// Per-edge overrides.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub edge_overrides: Vec<EdgeOverride>,
+    /// Per-spring overrides.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spring_overrides: Vec<SpringOverride>,
+    /// Actuation by parameter channels.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actuation: Vec<Actuation>,
+    /// Edges whose twist angle θ is held fixed (clamps).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixed_twists: Vec<usize>,
+}
+
+impl Rod {
+    /// A rod from explicit edges (a network), with radius (m), Young's
+    /// modulus (Pa), Poisson's ratio and density (kg/m³).
+    pub fn network(
+        edges: Vec<[usize; 2]>,
+        radius: f64,
+        youngs_modulus: f64,
+        poisson_ratio: f64,
+        density: f64,
+    ) -> Self {
+        Self {
+            name: default_name(),
+            edges,
+            radius,
+            youngs_modulus,
+            poisson_ratio,
+            density,
+            rest_lengths: None,
+            add_mass: true,
+            first_director: None,
+            edge_overrides: vec![],
+            spring_overrides: vec![],
+            actuation: vec![],
+            fixed_twists: vec![],
+        }
+    }
+
+    /// A single rod through `nodes` in order.
+    pub fn chain(
+        nodes: &[usize],
+        radius: f64,
+        youngs_modulus: f64,
+        poisson_ratio: f64,
+        density: f64,
+    ) -> Self {
+        Self::network(
+            nodes.windows(2).map(|w| [w[0], w[1]]).collect(),
+            radius,
+            youngs_modulus,
+            poisson_ratio,
+            density,
+        )
+    }
+
+    /// Sets the name.
+    pub fn named(mut self, name: &str) -> Self {
+        self.name = name.into();
+        self
+    }
+    /// Sets the rest lengths (m), one per edge.
+    pub fn with_rest_lengths(mut self, lengths: Vec<f64>) -> Self {
+        self.rest_lengths = Some(RestLengths::PerEdge(lengths));
+        self
+    }
+    /// Sets the rest lengths to the edge lengths of `positions` (m, indexed
+    /// by node).
+    pub fn with_rest_lengths_from(
+        mut self,
+        positions: &[[f64; 3]],
+    ) -> std::result::Result<Self, RodError> {
+        let mut out = Vec::with_capacity(self.edges.len());
+        for (edge, &[a, b]) in self.edges.iter().enumerate() {
+            for node in [a, b] {
+                if node >= positions.len() {
+                    return Err(RodError::MissingNode {
+                        edge,
+                        node,
+                        count: positions.len(),
+                    });
+                }
+            }
+            out.push(norm(&sub(&positions[b], &positions[a])));
+        }
+        self.rest_lengths = Some(RestLengths::PerEdge(out));
+        Ok(self)
+    }
+    /// Holds the twist angle of `edge` fixed (with the edge's two nodes
+    /// fixed, a clamp).
+    pub fn fix_twist(mut self, edge: usize) -> Self {
+        self.fixed_twists.push(edge);
+        self
+    }
+    /// Does not lump the rod's translational mass onto the nodes.
+    pub fn without_mass(mut self) -> Self {
+        self.add_mass = false;
+        self
+    }
+    /// Sets the first reference director.
+    pub fn with_first_director(mut self, d: [f64; 3]) -> Self {
+        self.first_director = Some(d);
+        self
+    }
+    /// Adds an edge override.
+    pub fn with_edge_override(mut self, o: EdgeOverride) -> Self {
+        self.edge_overrides.push(o);
+        self
+    }
+    /// Adds a spring override.
+    pub fn with_spring_override(mut self, o: SpringOverride) -> Self {
+        self.spring_overrides.push(o);
+        self
+    }
+    /// Adds an actuation entry.
+    pub fn actuate(mut self, a: Actuation) -> Self {
+        self.actuation.push(a);
+        self
+    }
+
+    /// The topology (springs in their documented order).
+    pub fn topology(&self) -> std::result::Result<RodNetwork, RodError> {
+        RodNetwork::new(self.edges.clone())
+    }
+}
+
+impl EnergySpec for Rod {
+    fn declare(&self, builder: &mut Declare) -> Result<()> {
+        let dim = builder.layout().dim();
+        if dim != 3 {
+            return Err(CoreError::dimension("rod", 3, dim));
+        }
+        // Default rest lengths: the initial edge lengths.
+        let initial = self.initial_lengths(builder.layout(), builder.q0())?;
+        let (net, rest) = self.validate(initial)?;
+        net.check_nodes(builder.layout().n_nodes())?;
+        let r = self.radius;
+        let (area, polar) = (PI * r * r, PI * r.powi(4) / 2.0);
+        let twist: Vec<usize> = rest
+            .iter()
+            .map(|l| builder.add_extra_dof(TWIST_KIND, 0.0, self.density * polar * l))
+            .collect();
+        for (k, &e) in self.fixed_twists.iter().enumerate() {
+            let Some(&dof) = twist.get(e) else {
+                return Err(RodError::EdgeIndex {
+                    field: format!("fixed_twists[{k}]"),
+                    edge: e,
+                    count: twist.len(),
+                }
+                .into());
+            };
+            builder.constrain(dof, Motion::Fixed, &format!("fixed_twists[{k}]"))?;
+        }
+        if self.add_mass {
+            let mut m = std::collections::BTreeMap::<usize, f64>::new();
+            for (&[a, b], l) in net.edges().iter().zip(&rest) {
+                let half = 0.5 * self.density * area * l;
+                *m.entry(a).or_default() += half;
+                *m.entry(b).or_default() += half;
+            }
+            for (node, mass) in m {
+                builder.add_point_mass(node, mass, "edges")?;
+            }
+        }
+        Ok(())
+    }
+
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        Ok(Box::new(self.bind_to(info)?))
+    }
+
+    fn label(&self) -> Option<&str> {
+        Some(&self.name)
+    }
+}
+
+pliant_core::register_energy!(
+    Rod = "rod",
+    "discrete elastic rod or rod network (MAT-DiSMech §3.1–3.2): stretching ½k_s ε²|ē|, bending ½EI/Δl |κ − κ̄|², twisting ½GJ/Δl (τ − τ̄)² with one twist DOF θ (rad) per edge; radius in m, Young's modulus in Pa, density in kg/m³, rest lengths in m; natural curvature (1/m), twist (rad/m) and strain actuated by channels",
+    r#"{"type": "rod", "edges": [[0, 1], [1, 2]], "radius": 0.001, "youngs_modulus": 2e6, "poisson_ratio": 0.5, "density": 1200, "rest_lengths": 0.05}"#
+);

@@ -1,0 +1,22 @@
+//! Gait optimization for the cable-driven robots (cable paper §III–IV):
+//! the robot settled on the ground, its motors reparameterized as a cyclic
+//! keyframe gait, a centre-of-mass target, the slack-eating regularizer
+//! (appendix B), and post-processing that removes slack before export.
+//!
+//! Units: lengths m, time s, controls are contracted cable lengths `u` (m).
+
+mod context;
+mod output;
+mod run;
+mod setup;
+mod slack;
+mod spec;
+mod target;
+
+pub use context::{GaitContext, GaitSummary};
+pub use output::write_gait;
+pub use run::{GaitRun, optimize_gait};
+pub use setup::{GaitSetup, default_trial_simulators, table_friction};
+pub use slack::{SlackRegularizer, remove_slack};
+pub use spec::{MethodName, OptimizeSpec, demo_spec};
+pub use target::{Target, Weights};

@@ -1,0 +1,415 @@
+//! A gait problem on a robot: the robot settled on the ground, its motors
+//! as a cyclic keyframe gait (cable paper §III-B), the objectives, and the
+//! simulators that roll it out.
+
+use super::{GaitContext, SlackRegularizer, Target, Weights};
+use crate::robots::Robot;
+use crate::{Result, ScenarioError};
+use pliant_core::{Integrator, Invalid, NewtonSettings, Simulator};
+use pliant_environment::Friction;
+use pliant_optim::{
+    CentreOfMass, ComPath, ControlSmoothness, Gait, Heading, Motor, Objective, OptimError, Shooting,
+};
+
+/// A complete gait problem: robot, environment, gait layout, target.
+#[derive(Debug, Clone)]
+pub struct GaitSetup {
+    /// Name for outputs.
+    pub name: String,
+    /// The robot.
+    pub robot: Robot,
+    /// Gravity, m/s² (rotate it for an incline).
+    pub gravity: [f64; 3],
+    /// Ground friction.
+    pub friction: Friction,
+    /// Step, s.
+    pub h: f64,
+    /// Motors, keyframes, phases, bounds.
+    pub gait: Gait,
+    /// COM target.
+    pub target: Target,
+    /// Objective weights.
+    pub weights: Weights,
+    /// Steps to settle on the ground (u = 0) before the gait starts.
+    pub settle_steps: usize,
+    /// Newton settings of every rollout.
+    pub newton: NewtonSettings,
+    /// Simulators on which Levenberg–Marquardt rolls out its trials at
+    /// `μ, 4μ, …` concurrently (≥ 1; [`Shooting::with_spare_simulators`]).
+    /// The iterates are the same for any value; the default is the number
+    /// of cores, at most 2 (a rollout of these robots gains nothing from a
+    /// second thread in assembly: 1.23 s with one, 1.24 s with two,
+    /// `RAYON_NUM_THREADS=1 cargo bench --bench gait_iteration`).
+    pub trial_simulators: usize,
+}
+
+/// The number of cores, at most 2 (see [`GaitSetup::trial_simulators`]).
+pub fn default_trial_simulators() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
+}
+
+/// The paper's layout: h = 0.033 s, 24 preparatory steps, two cycles of 72
+/// steps, four keyframes (§IV); contracted lengths within [−5 mm, 15 mm].
+fn paper_gait(motors: Vec<Motor>) -> Gait {
+    Gait {
+        motors,
+        keyframes: 4,
+        prep_steps: 24,
+        cycle_steps: 72,
+        cycles: 2,
+        bounds: Some((-0.005, 0.015)),
+    }
+}
+
+fn motors_of(robot: &Robot, mirror: &[(&str, &str)]) -> Result<Vec<Motor>> {
+    let names = robot.motors();
+    let index = |n: &str| {
+        names.iter().position(|m| m == n).ok_or_else(|| {
+            ScenarioError::from(OptimError::Unknown {
+                what: "motor (in a mirror pair)",
+                name: n.into(),
+                known: names.clone(),
+            })
+        })
+    };
+    let mut pairs = Vec::new();
+    for (a, b) in mirror {
+        pairs.push((index(a)?, index(b)?));
+    }
+    Ok(names
+        .iter()
+        .enumerate()
+        .map(|(i, m)| Motor {
+            name: m.clone(),
+            channels: vec![m.clone()],
+            mirror_of: pairs.iter().find(|(a, _)| *a == i).map(|(_, b)| *b),
+        })
+        .collect())
+}
+
+/// Smooth Coulomb friction μ = 0.6 (foam on a table), regularized below
+/// 1 mm/s. Standing feet must stick: with a 1 cm/s regularization they creep
+/// and the optimized Tripod walked at half the speed (1.1 vs 1.9 body
+/// lengths per minute after 8–12 iterations, `examples/gait.rs`).
+///
+/// The cable paper's own lagged tangential penalty (§II-C, `Friction::
+/// LaggedQuadratic`) is not used: it resists each step's sliding but cannot
+/// hold a load, so on the 10° incline the Puppy slid 108 mm down in 5.5 s
+/// (μ = 100/m). On flat ground it gave the Puppy 1.98 and the Tripod 0.95
+/// body lengths per minute after 10 iterations, with cheaper rollouts
+/// (`cargo bench --bench gait_iteration -- lagged`).
+pub fn table_friction() -> Friction {
+    Friction::SmoothCoulomb {
+        mu: 0.6,
+        mu_axis: None,
+        slip_velocity: 1e-3,
+    }
+}
+
+impl GaitSetup {
+    /// The Tripod walking straight (Table I: 6.1 body lengths per minute in
+    /// the paper's simulation; the target asks for 8).
+    pub fn tripod_walk() -> Result<Self> {
+        let robot = Robot::tripod()?;
+        let motors = motors_of(&robot, &[])?;
+        Ok(Self {
+            name: "tripod_walk".into(),
+            gait: paper_gait(motors),
+            target: Target::Straight {
+                speed: 8.0 * robot.length / 60.0,
+            },
+            robot,
+            gravity: [0.0, 0.0, -9.81],
+            friction: table_friction(),
+            h: 0.033,
+            weights: Weights::default(),
+            settle_steps: 30,
+            newton: NewtonSettings::fast(),
+            trial_simulators: default_trial_simulators(),
+        })
+    }
+    /// The Puppy walking straight; with `symmetric`, each left motor repeats
+    /// its right partner half a period later (16 parameters instead of 32).
+    pub fn puppy_walk(symmetric: bool) -> Result<Self> {
+        let robot = Robot::puppy()?;
+        let mirror: &[(&str, &str)] = if symmetric {
+            &[
+                ("rear_left_front", "rear_right_front"),
+                ("rear_left_back", "rear_right_back"),
+                ("front_left_front", "front_right_front"),
+                ("front_left_back", "front_right_back"),
+            ]
+        } else {
+            &[]
+        };
+        let motors = motors_of(&robot, mirror)?;
+        Ok(Self {
+            name: if symmetric {
+                "puppy_walk".into()
+            } else {
+                "puppy_walk_asymmetric".into()
+            },
+            gait: paper_gait(motors),
+            target: Target::Straight {
+                speed: 10.0 * robot.length / 60.0,
+            },
+            robot,
+            gravity: [0.0, 0.0, -9.81],
+            friction: table_friction(),
+            h: 0.033,
+            weights: Weights::default(),
+            settle_steps: 30,
+            newton: NewtonSettings::fast(),
+            trial_simulators: default_trial_simulators(),
+        })
+    }
+    /// The Puppy turning right along a quarter circle of 4 cm radius (63 mm of
+    /// path) (symmetry off), with the turn's weights
+    /// ([`Weights::for_target`]).
+    pub fn puppy_turn() -> Result<Self> {
+        let mut s = Self::puppy_walk(false)?;
+        s.name = "puppy_turn".into();
+        s.target = Target::Arc {
+            radius: 0.04,
+            angle: std::f64::consts::FRAC_PI_2,
+        };
+        s.weights = Weights::for_target(&s.target);
+        Ok(s)
+    }
+    /// The Puppy walking up an incline of `degrees` (gravity rotated about y,
+    /// so uphill is +x).
+    pub fn puppy_incline(degrees: f64) -> Result<Self> {
+        let mut s = Self::puppy_walk(true)?;
+        s.name = "puppy_incline".into();
+        let a = degrees.to_radians();
+        s.gravity = [-9.81 * a.sin(), 0.0, -9.81 * a.cos()];
+        Ok(s)
+    }
+
+    /// Checks the target's numbers: a finite speed; an arc with a finite
+    /// non-zero radius and a finite positive angle.
+    pub fn validate_target(&self) -> pliant_optim::Result<()> {
+        match self.target {
+            Target::Straight { speed } => {
+                Invalid::check(speed.is_finite(), "target.speed", speed, "finite (m/s)")?
+            }
+            Target::Arc { radius, angle } => {
+                Invalid::check(
+                    radius.is_finite() && radius != 0.0,
+                    "target.radius",
+                    radius,
+                    "finite and non-zero (m)",
+                )?;
+                Invalid::positive("target.angle", angle, "rad")?;
+            }
+        }
+        Ok(())
+    }
+    /// A fingerprint of everything that defines the optimization problem
+    /// (robot, environment, gait, target, weights), used to tell checkpoints
+    /// of different problems apart.
+    pub fn fingerprint(&self) -> u64 {
+        let text = format!(
+            "{} {:?} {:?} {:?} {:?} {} {:?} {:?} {:?} {} {:?}",
+            self.robot.name,
+            self.robot.mesh.tets.len(),
+            self.robot.platform,
+            self.gravity,
+            self.friction,
+            self.h,
+            self.gait,
+            self.target,
+            self.weights,
+            self.settle_steps,
+            self.newton
+        );
+        // FNV-1a: stable across runs and builds.
+        text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    }
+    /// A trotting starting gait (the paper does not state its initial
+    /// guess). Motors come in (front, back) pairs per leg, as
+    /// [`Robot`]'s constructors build them. Over a cycle (phase `s` from 0
+    /// to 1), with `hi` the upper bound (8 mm without bounds), every leg
+    /// 1. pushes: its front cable contracts to `hi` over the first quarter,
+    ///    bending the leg forward, so a planted foot moves the body ahead;
+    /// 2. lifts: its back cable contracts over the second quarter; the two
+    ///    pulled together shorten the leg and lift its foot;
+    /// 3. swings: the front cable releases over the third quarter, carrying
+    ///    the lifted foot forward;
+    /// 4. lands: the back cable releases over the last quarter.
+    ///
+    /// Diagonal legs move together and the two diagonals half a period
+    /// apart (the Puppy's rear right and front left legs lead), so the gait
+    /// is also a valid symmetric one.
+    ///
+    /// Keyframes sample these trapezoids at `s = i/n` (four keyframes: front
+    /// `0, hi, hi, 0`, back `0, 0, hi, hi`). With fewer than four keyframes
+    /// per cycle the trot cannot be represented (two give co-contraction
+    /// only).
+    ///
+    /// The seed decides which local optimum the optimizer reaches. Rolled
+    /// out unchanged, this trot walks the Puppy 5.23 body lengths per
+    /// minute; 10 Levenberg–Marquardt iterations from it reach 9.10, against
+    /// 6.19 from the previous seed (sinusoids whose feet trace loops, with
+    /// all feet on the ground). A constant start has no cycle to improve on
+    /// and leads Gauss–Newton into a static lean.
+    pub fn default_z0(&self) -> pliant_optim::Result<Vec<f64>> {
+        let n = self.gait.keyframes;
+        let hi = self.gait.bounds.map_or(0.008, |(_, hi)| hi);
+        let mut keys = Vec::with_capacity(self.gait.motors.len() * n);
+        for m in 0..self.gait.motors.len() {
+            let (leg, back) = (m / 2, m % 2 == 1);
+            // Legs 0 and 3 (rear right, front left) lead; 1 and 2 follow.
+            let lag = if (leg + leg / 2) % 2 == 1 { 0.5 } else { 0.0 };
+            // The front cable's trapezoid: up over the first quarter, held,
+            // down over the third; the back cable's a quarter later.
+            let front = |s: f64| hi * (4.0 * s).min(3.0 - 4.0 * s).clamp(0.0, 1.0);
+            for i in 0..n {
+                let s = (i as f64 / n as f64 + lag).fract();
+                keys.push(if back {
+                    front((s - 0.25).rem_euclid(1.0))
+                } else {
+                    front(s)
+                });
+            }
+        }
+        self.gait.z_from_keys(&keys)
+    }
+    /// Total steps of a rollout.
+    pub fn steps(&self) -> usize {
+        self.gait.steps()
+    }
+
+    /// Builds the model, settles the robot on the ground, and returns the
+    /// shooting problem started from the settled state, with what
+    /// post-processing needs (a copy of the model, bound cables, targets).
+    pub fn problem(&self, z_ref: &[f64]) -> Result<(Shooting, GaitContext)> {
+        self.validate_target()?;
+        let (model, cables) = self.robot.actuated(0.001, self.gravity, self.friction)?;
+        let (model_for_objectives, cables_for_post) =
+            self.robot.actuated(0.001, self.gravity, self.friction)?;
+        let mut sim = Simulator::new(model, Integrator::Bdf1, self.h, self.newton)?;
+        let p0 = sim.model().params_at(0.0);
+        for k in 0..self.settle_steps {
+            sim.step_with(&p0, false).map_err(|e| OptimError::Rollout {
+                step: k + 1,
+                source: e,
+            })?;
+        }
+        let (x0, v0) = (sim.q().to_vec(), sim.v().to_vec());
+        let com = CentreOfMass::new(sim.model(), &[0, 1])?;
+        let c0 = com.of(&x0);
+        let targets = self.targets(&c0);
+        let (rear, front) = self.robot.heading_nodes();
+        let heading = Heading::new(sim.model(), [0, 1], &rear, &front, Vec::new(), 1.0)?;
+        let theta0 = heading.angle_of(&x0);
+        let map = self.gait.control_map(sim.model())?;
+        let motors = self.gait.motors.clone();
+        let channel_names: Vec<&str> = motors
+            .iter()
+            .flat_map(|m| m.channels.iter().map(String::as_str))
+            .collect();
+        let mut objectives: Vec<Box<dyn Objective>> = vec![
+            Box::new(ComPath::new(
+                sim.model(),
+                &[0, 1],
+                targets.clone(),
+                self.weights.com,
+            )?),
+            Box::new(SlackRegularizer::new(
+                cables,
+                self.weights.slack_epsilon,
+                self.weights.slack,
+            )?),
+            Box::new(ControlSmoothness::new(
+                sim.model(),
+                &channel_names,
+                self.h,
+                self.weights.smoothness,
+            )?),
+        ];
+        if self.weights.heading > 0.0 {
+            objectives.push(Box::new(Heading::new(
+                sim.model(),
+                [0, 1],
+                &rear,
+                &front,
+                self.heading_targets(theta0),
+                self.weights.heading,
+            )?));
+        }
+        let spares = (1..self.trial_simulators.max(1))
+            .map(|_| {
+                let (m, _) = self.robot.actuated(0.001, self.gravity, self.friction)?;
+                Ok(Simulator::new(m, Integrator::Bdf1, self.h, self.newton)?)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let shooting = Shooting::new(sim, map, objectives)?
+            .with_spare_simulators(spares)?
+            .with_initial_state(x0.clone(), v0)?
+            .with_regularization(self.weights.regularization, z_ref.to_vec())?;
+        Ok((
+            shooting,
+            GaitContext {
+                model: model_for_objectives,
+                cables: cables_for_post,
+                motors,
+                targets,
+                x0,
+                com,
+                heading,
+            },
+        ))
+    }
+
+    /// Heading targets for steps `1 … K` from the settled heading `theta0`
+    /// (rad): unchanged during the preparatory phase and for a straight
+    /// target; along an arc, the arc's tangent, turning at constant rate
+    /// during the cycles (right, i.e. decreasing, for a positive radius).
+    pub fn heading_targets(&self, theta0: f64) -> Vec<f64> {
+        let (prep, k_total) = (self.gait.prep_steps, self.steps());
+        let cycle_steps = (k_total - prep).max(1) as f64;
+        (1..=k_total)
+            .map(|k| match self.target {
+                Target::Straight { .. } => theta0,
+                Target::Arc { radius, angle } => {
+                    let frac = k.saturating_sub(prep) as f64 / cycle_steps;
+                    theta0 - radius.signum() * angle * frac
+                }
+            })
+            .collect()
+    }
+
+    /// The change of heading the target asks for over the cycles, degrees
+    /// (0 for a straight target, negative for a right turn).
+    pub fn heading_change_asked_degrees(&self) -> f64 {
+        self.heading_targets(0.0)
+            .last()
+            .map_or(0.0, |t| t.to_degrees())
+    }
+
+    /// COM targets for steps `1 … K` from the settled COM `c0`: at rest
+    /// during the preparatory phase, then the path at constant speed.
+    pub fn targets(&self, c0: &[f64]) -> Vec<Vec<f64>> {
+        debug_assert!(self.validate_target().is_ok());
+        let (prep, k_total) = (self.gait.prep_steps, self.steps());
+        let cyc = (k_total - prep) as f64 * self.h;
+        (1..=k_total)
+            .map(|k| {
+                let tau = (k.saturating_sub(prep)) as f64 * self.h;
+                match self.target {
+                    Target::Straight { speed } => vec![c0[0] + speed * tau, c0[1]],
+                    Target::Arc { radius, angle } => {
+                        let th = angle * tau / cyc;
+                        vec![
+                            c0[0] + radius.abs() * th.sin(),
+                            c0[1] - radius * (1.0 - th.cos()),
+                        ]
+                    }
+                }
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,33 @@
+//! # pliant-scenarios
+//!
+//! The papers' robots and scenes, ready to run, and the closed-form
+//! references they are checked against. SI units throughout.
+//!
+//! - [`robots`]: the cable-driven Tripod and Puppy of Bern et al. 2019
+//!   (voxel foam bodies, motor platform, cables), and [`gait`]: their gait
+//!   optimization pipeline (§III–IV: settling, keyframe gaits, objectives,
+//!   the slack regularizer, slack removal, outputs).
+//! - [`rod_scenes`]: the rod examples of MAT-DiSMech §7.1 (PneuNet,
+//!   earthworm, snake, dropped rod, gripper) and crossing rods.
+//! - [`cantilever`] (FEM, against Euler–Bernoulli) and [`rod_cantilever`]
+//!   (rod, against the elastica): the validation cases.
+//! - [`lattice`]: a soft spring lattice block (the lattice demo).
+#![warn(missing_docs)]
+
+pub mod cantilever;
+mod error;
+pub mod gait;
+pub mod lattice;
+pub mod robots;
+pub mod rod_cantilever;
+pub mod rod_scenes;
+
+pub use error::{Result, ScenarioError};
+
+/// Makes sure every plugin crate's energy registrations are linked in.
+pub fn link() {
+    pliant_cable::link();
+    pliant_environment::link();
+    pliant_fem::link();
+    pliant_rod::link();
+}

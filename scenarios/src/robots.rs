@@ -1,0 +1,435 @@
+//! The cable paper's robots (Bern et al. 2019, §IV) as voxel foam bodies:
+//! coarse linear-tetrahedron meshes like the paper's, a foam-like
+//! neo-Hookean material, the motor assembly as point masses on the top nodes
+//! and as a stiff top layer (its rigid clip-on platform, [`Platform`]), and
+//! cable routes as polylines of points inside the body.
+//!
+//! Our reading of the paper's geometry (it gives lengths and masses, not
+//! drawings): the body's long axis is `x`, up is `z`, 1 cm voxels.
+//! - **Tripod**: 14 cm long, a 14 × 4 × 2 cm body on three 2 × 4 × 3 cm legs
+//!   (at both ends and in the middle). 24 g body, 44 g motor assembly. The
+//!   outer legs are passive; the middle leg has one cable on its front and
+//!   one on its back face, from near its foot up into the body, so that
+//!   pulling either bends it forward or backward and pulling both shortens it.
+//! - **Puppy**: 13 cm long, a 13 × 8 × 2 cm body on four 2 × 2 × 3 cm corner
+//!   legs. 90 g body, 140 g motor assembly. Every leg carries the middle-leg
+//!   cable layout of the Tripod (front and back), eight cables in all.
+//!
+//! The motor assembly sits on "a rigid 3D-printed clip-on platform" (§IV).
+//! The paper's own simulation only adds its mass to the top nodes; we also
+//! give the top voxel layer under it a stiff second material
+//! ([`PLATFORM_E`]). It matters: on the soft foam alone the body twists so
+//! easily that all four Puppy feet stay loaded whatever the cables do; with
+//! the platform a co-contracted leg lifts off the ground, as the paper's
+//! Puppy raises its hind leg, and the Puppy can trot and turn.
+//!
+//! Material: E = 50 kPa, ν = 0.3 — the order of magnitude of the
+//! FlexFoam-iT! III polyurethane foam the robots are cast from (soft
+//! open-cell foams have moduli of tens of kPa and small Poisson's ratios); the
+//! paper fitted its parameters by hand, and so should a user with a real robot.
+//! The density is set so the body weighs what the paper states.
+
+use crate::{Result, ScenarioError};
+use pliant_cable::{Cable, CableControl, CableEnergy, CableVertex, bind_points_in_tets};
+use pliant_core::{CoreError, Integrator, Model, ModelBuilder, ParamChannel};
+use pliant_environment::{Friction, Gravity, Ground, NormalLaw};
+use pliant_fem::{Material, NeoHookeanTets, TetMesh};
+
+/// Young's modulus of the foam, Pa.
+pub const FOAM_E: f64 = 5e4;
+/// Poisson's ratio of the foam.
+pub const FOAM_NU: f64 = 0.3;
+
+/// Young's modulus of the motor platform's layer, Pa (200 × the foam).
+///
+/// The real platform is printed plastic (E of a few GPa, a few mm thick);
+/// smeared over a 1 cm voxel layer it only has to be much stiffer than the
+/// foam. Measured on the Puppy's straight gait (10 Levenberg–Marquardt
+/// iterations from the trot seed): 8.82 body lengths/min at 100 × the foam,
+/// 9.10 at 200 ×, 8.53 at 1000 ×. Stiffer is worse conditioned: at 1000 ×
+/// the Tripod dropped with the default Newton settings stalls at a 6e-9 N
+/// residual against its 1.2e-10 N tolerance, and at 4000 × Puppy rollouts
+/// with [`NewtonSettings::fast`](pliant_core::NewtonSettings::fast) no
+/// longer reach 1 µN.
+pub const PLATFORM_E: f64 = 1e7;
+
+/// The motor assembly's rigid platform, smeared over the body's top voxel
+/// layer under the motors: those tetrahedra carry a second compressible
+/// neo-Hookean energy (eq. 1) with Young's modulus `youngs_modulus` (Pa) and
+/// the foam's Poisson's ratio, added to the foam's own, so
+/// `Ψ = Ψ_foam(F) + Ψ_platform(F)` there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Platform {
+    /// Indices into the mesh's `tets`.
+    pub tets: Vec<usize>,
+    /// Young's modulus, Pa.
+    pub youngs_modulus: f64,
+}
+
+/// The motor assembly seated on the body's top face (at `top` m) between
+/// `x0` and `x1` (m) along the body: the top nodes carrying its mass, and
+/// its platform over the top voxel layer beneath, at [`PLATFORM_E`].
+fn motor_assembly(mesh: &TetMesh, top: f64, x0: f64, x1: f64) -> (Vec<usize>, Platform) {
+    let nodes = mesh.nodes_where(|p| p[2] > top - 1e-9 && p[0] > x0 - 1e-9 && p[0] < x1 + 1e-9);
+    let platform = Platform {
+        tets: mesh.tets_where(|c| c[2] > top - H && c[0] > x0 && c[0] < x1),
+        youngs_modulus: PLATFORM_E,
+    };
+    (nodes, platform)
+}
+
+/// A cable route: a polyline of points inside the body (m), from its anchor
+/// near a foot to where it leaves the body towards the motor.
+#[derive(Debug, Clone)]
+pub struct CableRoute {
+    /// Name, e.g. `"middle_leg_front_a"`.
+    pub name: String,
+    /// The motor pulling it (two parallel cables share one motor: a tendon
+    /// pair, so the leg bends without twisting). Also the name of the
+    /// control channel: the motor's contracted length `u`, m.
+    pub motor: String,
+    /// Points, m.
+    pub points: Vec<[f64; 3]>,
+}
+
+/// A robot design: mesh, masses and cable routes.
+#[derive(Debug, Clone)]
+pub struct Robot {
+    /// Name.
+    pub name: &'static str,
+    /// Body mesh (m).
+    pub mesh: TetMesh,
+    /// Body mass, kg.
+    pub body_mass: f64,
+    /// Motor assembly mass, kg, spread over `motor_nodes`.
+    pub motor_mass: f64,
+    /// Top nodes carrying the motor assembly.
+    pub motor_nodes: Vec<usize>,
+    /// The motor assembly's platform (`None`: mass only, as in the paper's
+    /// simulation).
+    pub platform: Option<Platform>,
+    /// Cable routes.
+    pub cables: Vec<CableRoute>,
+    /// Length along x, m.
+    pub length: f64,
+}
+
+const H: f64 = 0.01;
+
+/// Cable stiffness, N/m: about three times the axial stiffness of a foam
+/// leg (E A / L = 5·10⁴ Pa · 4 cm² / 3 cm ≈ 670 N/m), so the braided line is
+/// nearly inextensible against the foam yet Newton stays well conditioned.
+pub const CABLE_STIFFNESS: f64 = 2000.0;
+
+fn leg_cables(name: &str, x0: f64, x1: f64, y: f64, half_spacing: f64) -> Vec<CableRoute> {
+    // Just inside the leg's front (x0) and back (x1) faces, from 0.5 cm above
+    // the foot to 0.5 cm below the top of the body; a parallel pair per side
+    // at y ± half_spacing, driven by one motor.
+    let inset = 0.2 * H;
+    let mut out = Vec::new();
+    for (side, x) in [("front", x0 + inset), ("back", x1 - inset)] {
+        for (tag, yy) in [("a", y - half_spacing), ("b", y + half_spacing)] {
+            out.push(CableRoute {
+                name: format!("{name}_{side}_{tag}"),
+                motor: format!("{name}_{side}"),
+                points: vec![[x, yy, 0.5 * H], [x, yy, 3.0 * H], [x, yy, 4.5 * H]],
+            });
+        }
+    }
+    out
+}
+
+impl Robot {
+    /// The Tripod (14 cm, 24 g body, 44 g motors, 2 cables).
+    pub fn tripod() -> Result<Self> {
+        let boxes = [
+            ([0, 0, 3], [14, 4, 5]),  // body
+            ([0, 0, 0], [2, 4, 3]),   // rear leg
+            ([6, 0, 0], [8, 4, 3]),   // middle leg (actuated)
+            ([12, 0, 0], [14, 4, 3]), // front leg
+        ];
+        let mesh = TetMesh::from_voxel_boxes(&boxes, H, [0.0; 3])?;
+        let (motor_nodes, platform) = motor_assembly(&mesh, 5.0 * H, 4.0 * H, 10.0 * H);
+        Ok(Robot {
+            name: "tripod",
+            cables: leg_cables("middle_leg", 6.0 * H, 8.0 * H, 2.0 * H, 1.0 * H),
+            mesh,
+            body_mass: 0.024,
+            motor_mass: 0.044,
+            motor_nodes,
+            platform: Some(platform),
+            length: 14.0 * H,
+        })
+    }
+
+    /// The Puppy (13 cm, 90 g body, 140 g motors, 8 cables).
+    pub fn puppy() -> Result<Self> {
+        let boxes = [
+            ([0, 0, 3], [13, 8, 5]),  // body
+            ([0, 0, 0], [2, 2, 3]),   // rear right
+            ([0, 6, 0], [2, 8, 3]),   // rear left
+            ([11, 0, 0], [13, 2, 3]), // front right
+            ([11, 6, 0], [13, 8, 3]), // front left
+        ];
+        let mesh = TetMesh::from_voxel_boxes(&boxes, H, [0.0; 3])?;
+        let (motor_nodes, platform) = motor_assembly(&mesh, 5.0 * H, 2.0 * H, 11.0 * H);
+        let mut cables = Vec::new();
+        for (name, x0, y) in [
+            ("rear_right", 0.0, 1.0),
+            ("rear_left", 0.0, 7.0),
+            ("front_right", 11.0, 1.0),
+            ("front_left", 11.0, 7.0),
+        ] {
+            cables.extend(leg_cables(name, x0 * H, (x0 + 2.0) * H, y * H, 0.5 * H));
+        }
+        Ok(Robot {
+            name: "puppy",
+            mesh,
+            body_mass: 0.090,
+            motor_mass: 0.140,
+            motor_nodes,
+            platform: Some(platform),
+            cables,
+            length: 13.0 * H,
+        })
+    }
+
+    /// Mesh nodes of the body's rear (`x = 0`) and front (`x = length`) end
+    /// faces above the legs: the axis between their centroids is the
+    /// robot's heading. In the models [`Robot::actuated`] builds, mesh node
+    /// `n` is model node `n` (the body is added first).
+    pub fn heading_nodes(&self) -> (Vec<usize>, Vec<usize>) {
+        let body = 3.0 * H - 1e-9;
+        let rear = self.mesh.nodes_where(|p| p[0] < 1e-9 && p[2] > body);
+        let front = self
+            .mesh
+            .nodes_where(|p| p[0] > self.length - 1e-9 && p[2] > body);
+        (rear, front)
+    }
+
+    /// Strain-energy density per tetrahedron (Pa = J/m³) at node positions
+    /// `x` (m), for VTK output: the foam's, plus the platform's where it
+    /// lies (at the same ν, `Ψ` scales with E).
+    pub fn energy_density(&self, x: &[[f64; 3]]) -> Vec<f64> {
+        let mut psi = pliant_fem::vtk::energy_density(&self.mesh, x, FOAM_E, FOAM_NU);
+        if let Some(platform) = &self.platform {
+            for &t in &platform.tets {
+                if let Some(v) = psi.get_mut(t) {
+                    *v *= 1.0 + platform.youngs_modulus / FOAM_E;
+                }
+            }
+        }
+        psi
+    }
+
+    /// Foam density (kg/m³) that gives the stated body mass.
+    pub fn density(&self) -> f64 {
+        self.body_mass / self.mesh.volume()
+    }
+
+    /// Adds the body (nodes lifted by `lift` m), its material, the motor
+    /// platform and the motor masses to `b`; returns the model index of mesh node 0.
+    pub fn add_to(&self, b: &mut ModelBuilder, lift: f64) -> Result<usize> {
+        let mut mesh = self.mesh.clone();
+        mesh.nodes.iter_mut().for_each(|p| p[2] += lift);
+        let first = mesh.add_to(
+            b,
+            self.density(),
+            Material::Constant {
+                youngs_modulus: FOAM_E,
+                poisson_ratio: FOAM_NU,
+            },
+        )?;
+        if let Some(platform) = &self.platform {
+            let tets = platform
+                .tets
+                .iter()
+                .map(|&t| {
+                    let tet = self.mesh.tets.get(t).ok_or_else(|| CoreError::Count {
+                        field: format!("{} platform tetrahedron index {t}", self.name),
+                        found: t,
+                        expected: self.mesh.tets.len(),
+                    })?;
+                    Ok(tet.map(|n| n + first))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            b.add(NeoHookeanTets::new(
+                tets,
+                Material::Constant {
+                    youngs_modulus: platform.youngs_modulus,
+                    poisson_ratio: FOAM_NU,
+                },
+            ));
+        }
+        let per_node = self.motor_mass / self.motor_nodes.len() as f64;
+        for &n in &self.motor_nodes {
+            b.add_point_mass(first + n, per_node)?;
+        }
+        Ok(first)
+    }
+
+    /// The robot `lift` m above flat ground under gravity `g` (m/s², rotate it
+    /// for an incline), contact and friction on the bottom (boundary) nodes.
+    pub fn on_ground(&self, lift: f64, g: [f64; 3], friction: Friction) -> Result<Model> {
+        let mut b = ModelBuilder::new(3)?;
+        self.add_with_environment(&mut b, lift, g, friction)?;
+        Ok(b.build()?)
+    }
+
+    /// Motor names (the control channels), in order of first use.
+    pub fn motors(&self) -> Vec<String> {
+        let mut m: Vec<String> = Vec::new();
+        for c in &self.cables {
+            if !m.contains(&c.motor) {
+                m.push(c.motor.clone());
+            }
+        }
+        m
+    }
+
+    /// The cable energies, bound by barycentric coordinates to the tetrahedra
+    /// of the body lifted by `lift` m whose node 0 is model node `first`;
+    /// each reads its motor's channel (contracted length, m).
+    pub fn cable_energies(&self, first: usize, lift: f64) -> Result<Vec<Cable>> {
+        let nodes: Vec<[f64; 3]> = self
+            .mesh
+            .nodes
+            .iter()
+            .map(|p| [p[0], p[1], p[2] + lift])
+            .collect();
+        self.cables
+            .iter()
+            .map(|route| {
+                let pts: Vec<[f64; 3]> = route
+                    .points
+                    .iter()
+                    .map(|p| [p[0], p[1], p[2] + lift])
+                    .collect();
+                let verts = bind_points_in_tets(&pts, &nodes, &self.mesh.tets, 1e-9)
+                    .map_err(|source| ScenarioError::Cable {
+                        cable: route.name.clone(),
+                        source,
+                    })?
+                    .into_iter()
+                    .map(|v| {
+                        CableVertex::new(v.nodes.iter().map(|n| n + first).collect(), v.weights)
+                    })
+                    .collect();
+                Ok(Cable::new(
+                    &route.name,
+                    verts,
+                    CableControl::Length {
+                        channel: route.motor.clone(),
+                    },
+                    CABLE_STIFFNESS,
+                ))
+            })
+            .collect()
+    }
+
+    /// The cable-driven robot on the ground: body, motor masses, one control
+    /// channel per motor (contracted length `u`, m), the cables, gravity `g`
+    /// and frictional ground contact. Also returns copies of the bound cable
+    /// energies for objectives that read cable deformations.
+    pub fn actuated(
+        &self,
+        lift: f64,
+        g: [f64; 3],
+        friction: Friction,
+    ) -> Result<(Model, Vec<CableEnergy>)> {
+        let mut b = ModelBuilder::new(3)?;
+        let first = self.add_with_environment(&mut b, lift, g, friction)?;
+        for m in self.motors() {
+            b.add_param(ParamChannel::control(&m, 0.0))?;
+        }
+        for c in self.cable_energies(first, lift)? {
+            b.add(c);
+        }
+        let model = b.build()?;
+        let bound = model
+            .energies_of::<CableEnergy>()
+            .into_iter()
+            .cloned()
+            .collect();
+        Ok((model, bound))
+    }
+
+    fn add_with_environment(
+        &self,
+        b: &mut ModelBuilder,
+        lift: f64,
+        g: [f64; 3],
+        friction: Friction,
+    ) -> Result<usize> {
+        let first = self.add_to(b, lift)?;
+        b.add(Gravity::new(&g));
+        let mut ground = Ground::new(
+            &[0.0; 3],
+            &[0.0, 0.0, 1.0],
+            NormalLaw::Quadratic {
+                stiffness: 2000.0,
+                smoothing: 1e-4,
+            },
+            Some(friction),
+        );
+        ground.nodes = Some(
+            self.mesh
+                .boundary_nodes()
+                .into_iter()
+                .map(|n| first + n)
+                .collect(),
+        );
+        b.add(ground);
+        Ok(first)
+    }
+}
+
+/// The paper's two robots, by name (`"tripod"`, `"puppy"` in specs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RobotKind {
+    /// The Tripod (14 cm, two actuated cables on its middle leg).
+    Tripod,
+    /// The Puppy (13 cm, four legs, eight cables).
+    Puppy,
+}
+
+impl RobotKind {
+    /// Its lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            RobotKind::Tripod => "tripod",
+            RobotKind::Puppy => "puppy",
+        }
+    }
+    /// The robot.
+    pub fn build(self) -> Result<Robot> {
+        match self {
+            RobotKind::Tripod => Robot::tripod(),
+            RobotKind::Puppy => Robot::puppy(),
+        }
+    }
+}
+
+/// The drop scene of a robot as pretty JSON: 5 mm above the ground, smooth
+/// Coulomb friction μ = 0.6, BDF1 at the paper's h = 0.033 s for 2 s.
+pub fn drop_scene_text(kind: RobotKind) -> Result<String> {
+    let model = kind.build()?.on_ground(
+        0.005,
+        [0.0, 0.0, -9.81],
+        Friction::SmoothCoulomb {
+            mu: 0.6,
+            mu_axis: None,
+            slip_velocity: 1e-3,
+        },
+    )?;
+    let settings = pliant_core::scene::RunSettings {
+        name: Some(format!("{} dropped on the ground", kind.name())),
+        integrator: Integrator::Bdf1,
+        dt: 0.033,
+        steps: 61,
+        newton: Default::default(),
+    };
+    let scene = pliant_core::scene::scene_json(&model, &settings)?;
+    Ok(pliant_core::scene::to_pretty_json(&scene) + "\n")
+}
