@@ -145,9 +145,9 @@ fn finish(
     out: &std::path::Path,
     started: std::time::Instant,
 ) -> Result<()> {
-    pliant::simulate::write(out, &res.trajectory)
+    pliant::simulate::write(out, &res.recording)
         .with_context(|| format!("writing output to {}", out.display()))?;
-    let last = res.trajectory.frames.last().expect("initial frame");
+    let last = res.recording.frames.last().expect("initial frame");
     let com: Vec<String> = last.com.iter().map(|c| format!("{c:.4}")).collect();
     println!(
         "{} steps of {} s ({:?}) in {:.2} s wall time, {} Newton iterations; final t = {:.3} s, centre of mass [{}] m, kinetic energy {:.3e} J",

@@ -1,56 +1,14 @@
 //! Forward sensitivities of whole rollouts against central finite differences
 //! of complete rollouts, with contact, friction and an actuated spring.
 
-use pliant::core::{Integrator, ModelBuilder, NewtonSettings, ParamChannel, Simulator};
-use pliant::environment::{Friction, Gravity, Ground, NormalLaw, Spring, Springs};
+mod common;
+
+use pliant::core::{Integrator, Simulator};
 use pliant::optim::rollout_with_sensitivity;
 
+/// The actuator pulls the apex toward node 1: the tetrahedron tips and slides.
 fn sim(integrator: Integrator) -> Simulator {
-    let mut b = ModelBuilder::new(3).unwrap();
-    for p in [
-        [0.0, 0.0, -0.001],
-        [0.06, 0.0, -0.001],
-        [0.0, 0.06, -0.001],
-        [0.02, 0.02, 0.05],
-    ] {
-        b.add_node(&p, 0.01).unwrap();
-    }
-    b.add_param(ParamChannel::control("u", 0.0)).unwrap();
-    let s = |a, c, k| Spring {
-        nodes: [a, c],
-        stiffness: k,
-        rest_length: None,
-    };
-    b.add(Springs::new(vec![
-        s(0, 1, 200.0),
-        s(1, 2, 200.0),
-        s(0, 2, 200.0),
-        s(0, 3, 100.0),
-        s(2, 3, 100.0),
-    ]));
-    // The actuator pulls node 3 toward node 1: the triangle tips and slides.
-    b.add(Springs::with_contraction(vec![s(1, 3, 150.0)], "u"));
-    b.add(Gravity::new(&[0.0, 0.0, -9.81]));
-    b.add(Ground::new(
-        &[0.0, 0.0, 0.0],
-        &[0.0, 0.0, 1.0],
-        NormalLaw::Quadratic {
-            stiffness: 300.0,
-            smoothing: 1e-3,
-        },
-        Some(Friction::SmoothCoulomb {
-            mu: 0.5,
-            mu_axis: None,
-            slip_velocity: 0.02,
-        }),
-    ));
-    let newton = NewtonSettings {
-        abs_tol: 1e-13,
-        rel_tol: 1e-14,
-        max_iterations: 100,
-        ..Default::default()
-    };
-    Simulator::new(b.build().unwrap(), integrator, 0.01, newton).unwrap()
+    common::tetra_robot(integrator, &[(1, "u")])
 }
 
 #[test]

@@ -4,66 +4,16 @@
 //! each other; Gauss–Newton decreasing the objective monotonically;
 //! checkpoint and resume; bad input.
 
-use pliant::core::{Integrator, ModelBuilder, NewtonSettings, ParamChannel, ParamKind, Simulator};
-use pliant::environment::{Friction, Gravity, Ground, NormalLaw, Spring, Springs};
+mod common;
+
+use pliant::core::{Integrator, Simulator};
 use pliant::optim::{
     AverageVelocity, ComPath, ControlSmoothness, Gait, Memory, Method, Motor, Objective,
     OptimizeSettings, Shooting, optimize,
 };
 
 fn sim(integrator: Integrator) -> Simulator {
-    let mut b = ModelBuilder::new(3).unwrap();
-    for p in [
-        [0.0, 0.0, -0.001],
-        [0.06, 0.0, -0.001],
-        [0.0, 0.06, -0.001],
-        [0.02, 0.02, 0.05],
-    ] {
-        b.add_node(&p, 0.01).unwrap();
-    }
-    for name in ["u0", "u1"] {
-        b.add_param(ParamChannel {
-            name: name.into(),
-            kind: ParamKind::Control,
-            value: 0.0,
-            keyframes: vec![],
-        })
-        .unwrap();
-    }
-    let s = |a, c, k| Spring {
-        nodes: [a, c],
-        stiffness: k,
-        rest_length: None,
-    };
-    b.add(Springs::new(vec![
-        s(0, 1, 200.0),
-        s(1, 2, 200.0),
-        s(0, 2, 200.0),
-        s(0, 3, 100.0),
-    ]));
-    b.add(Springs::with_contraction(vec![s(1, 3, 150.0)], "u0"));
-    b.add(Springs::with_contraction(vec![s(2, 3, 150.0)], "u1"));
-    b.add(Gravity::new(&[0.0, 0.0, -9.81]));
-    b.add(Ground::new(
-        &[0.0, 0.0, 0.0],
-        &[0.0, 0.0, 1.0],
-        NormalLaw::Quadratic {
-            stiffness: 300.0,
-            smoothing: 1e-3,
-        },
-        Some(Friction::SmoothCoulomb {
-            mu: 0.5,
-            mu_axis: None,
-            slip_velocity: 0.02,
-        }),
-    ));
-    let newton = NewtonSettings {
-        abs_tol: 1e-13,
-        rel_tol: 1e-14,
-        max_iterations: 100,
-        ..Default::default()
-    };
-    Simulator::new(b.build().unwrap(), integrator, 0.01, newton).unwrap()
+    common::tetra_robot(integrator, &[(1, "u0"), (2, "u1")])
 }
 
 fn gait(mirror: bool) -> Gait {

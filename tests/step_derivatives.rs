@@ -4,11 +4,13 @@
 //! inputs. The scene has everything that couples to history and parameters:
 //! ground contact with friction, viscous damping, an actuated spring.
 
+mod common;
+
 use pliant::core::sparse::mul_add;
 use pliant::core::{
     Integrator, ModelBuilder, NewtonSettings, ParamChannel, Simulator, StepDerivatives,
 };
-use pliant::environment::{Friction, Gravity, Ground, NormalLaw, Spring, Springs, ViscousDamping};
+use pliant::environment::{Friction, Gravity, Springs, ViscousDamping};
 
 fn scene(integrator: Integrator, friction: Friction) -> Simulator {
     let mut b = ModelBuilder::new(3).unwrap();
@@ -27,11 +29,7 @@ fn scene(integrator: Integrator, friction: Friction) -> Simulator {
         b.set_velocity(3 * i, 0.2).unwrap();
     }
     b.add_param(ParamChannel::control("u", 0.004)).unwrap();
-    let s = |a, c, k| Spring {
-        nodes: [a, c],
-        stiffness: k,
-        rest_length: None,
-    };
+    let s = common::spring;
     b.add(Springs::new(vec![
         s(0, 1, 300.0),
         s(1, 2, 300.0),
@@ -43,15 +41,7 @@ fn scene(integrator: Integrator, friction: Friction) -> Simulator {
     b.add(Springs::with_contraction(vec![s(3, 4, 5.0)], "u"));
     b.add(Gravity::new(&[0.0, 0.0, -9.81]));
     b.add(ViscousDamping::uniform(0.01));
-    let mut ground = Ground::new(
-        &[0.0, 0.0, 0.0],
-        &[0.0, 0.0, 1.0],
-        NormalLaw::Quadratic {
-            stiffness: 500.0,
-            smoothing: 1e-3,
-        },
-        Some(friction),
-    );
+    let mut ground = common::ground(500.0, friction);
     ground.nodes = Some(vec![0, 1, 2, 3]);
     b.add(ground);
     let newton = NewtonSettings {

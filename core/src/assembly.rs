@@ -38,7 +38,6 @@ struct Span {
 #[derive(Debug)]
 pub struct Assembler {
     n: usize,
-    free_of: Vec<usize>,
     free_dofs: Vec<usize>,
     spans: Vec<Span>,
     dofs: Vec<usize>,
@@ -120,7 +119,6 @@ impl Assembler {
         let grad_len = spans.iter().map(|s| s.n_el * s.ns).sum();
         Ok(Self {
             n,
-            free_of,
             free_dofs,
             spans,
             dofs,
@@ -140,7 +138,7 @@ impl Assembler {
 
     /// Whether the pattern still matches the energies' element sets (no
     /// energy changed its [`crate::Energy::structure_version`] since).
-    pub fn is_current(&self, model: &Model) -> bool {
+    pub(crate) fn is_current(&self, model: &Model) -> bool {
         self.versions.len() == model.energies().len()
             && model
                 .energies()
@@ -160,10 +158,6 @@ impl Assembler {
     /// Free DOFs in solve order.
     pub fn free_dofs(&self) -> &[usize] {
         &self.free_dofs
-    }
-    /// Global → free index map ([`NOT_FREE`] for constrained DOFs).
-    pub fn free_of(&self) -> &[usize] {
-        &self.free_of
     }
     /// Number of stored entries of the assembled lower-triangular Hessian.
     pub fn nnz(&self) -> usize {
@@ -276,7 +270,7 @@ impl Assembler {
     }
 
     /// Full (both triangles, all DOFs) exact Hessian `∂²E/∂q²`, as triplets scaled by `scale`.
-    pub fn hessian_triplets(
+    pub(crate) fn hessian_triplets(
         &mut self,
         model: &Model,
         s: &EvalState,
@@ -307,7 +301,7 @@ impl Assembler {
     }
 
     /// `scale · ∂²E/∂q∂q_prev` as triplets (rows: evaluation point, columns: previous state).
-    pub fn history_triplets(
+    pub(crate) fn history_triplets(
         &self,
         model: &Model,
         s: &EvalState,
@@ -343,7 +337,7 @@ impl Assembler {
     }
 
     /// `scale · ∂²E/∂q∂p` as triplets (rows: DOFs, columns: parameter channels).
-    pub fn param_triplets(
+    pub(crate) fn param_triplets(
         &self,
         model: &Model,
         s: &EvalState,
@@ -400,7 +394,7 @@ fn finite(blocks: &[f64], what: Block, k: usize, name: &str, stride: usize) -> R
 
 /// Replaces the symmetric `n × n` row-major block `b` by its projection onto
 /// the positive semidefinite cone (negative eigenvalues clamped to zero).
-pub fn project_psd(b: &mut [f64], n: usize) {
+pub(crate) fn project_psd(b: &mut [f64], n: usize) {
     let m = DMatrix::from_row_slice(n, n, b);
     // Bounded iterations: a block that does not converge is left as it is
     // (the Newton direction then falls back to a diagonal shift).

@@ -1,33 +1,33 @@
-//! Time integrators, each written as the minimization of an incremental
-//! potential over the new positions `x = x_k` given the state
-//! `(x_{k−1}, v_{k−1})` and the parameters `p_k`:
-//!
-//! `Φ(x) = c_M · ½ (x − x̃)ᵀ M (x − x̃) + c_E · E(y(x); x_{k−1}, p_k)`,
-//! `x̃ = x_{k−1} + h v_{k−1}`, `y = a_y x + b_y x_{k−1}`,
-//!
-//! with residual `g_k = ∇Φ(x_k) = 0`:
-//!
-//! | integrator | c_M | c_E | a_y | b_y | E sees `h` as | `v_k` |
-//! |---|---|---|---|---|---|---|
-//! | BDF1 (cable paper eq. 4, §II-D) | 1 | h² | 1 | 0 | h | (x_k − x_{k−1})/h |
-//! | implicit Euler (MAT-DiSMech eqs. 4–5) | 1 | h² | 1 | 0 | h | (x_k − x_{k−1})/h |
-//! | implicit midpoint | 1 | h² | ½ | ½ | h/2 | 2(x_k − x_{k−1})/h − v_{k−1} |
-//! | static equilibrium | 0 | 1 | 1 | 0 | h | 0 |
-//!
-//! BDF1 and implicit Euler are the same scheme: with `v_{k−1} = (x_{k−1} −
-//! x_{k−2})/h`, `M(x − x̃) = M(x_k − 2x_{k−1} + x_{k−2}) = h² M a_k`, so the
-//! residual is `−h²` times the cable paper's `g_k = f_k − M a_k`. BDF1 carries
-//! its history as two positions and offers the derivative blocks in the
-//! paper's three-term form (`∂g/∂x_{k−2}`, eq. 10); implicit Euler carries
-//! `(x, v)` as MAT-DiSMech does.
-//!
-//! Symplectic (semi-implicit) Euler is explicit: `v_k = v_{k−1} − h M⁻¹ ∇E(x_{k−1};
-//! x_{k−1} − h v_{k−1})`, `x_k = x_{k−1} + h v_k`; its residual is
-//! `g = M(x − x̃) + h² ∇E(x_{k−1}; …)`, so `∂g/∂x_k = M`.
+//! Time integrators as incremental potentials; see [`Integrator`].
 
 use serde::{Deserialize, Serialize};
 
-/// Choice of time integrator.
+/// Choice of time integrator, each written as the minimization of an incremental
+/// potential over the new positions `x = x_k` given the state
+/// `(x_{k−1}, v_{k−1})` and the parameters `p_k`:
+///
+/// `Φ(x) = c_M · ½ (x − x̃)ᵀ M (x − x̃) + c_E · E(y(x); x_{k−1}, p_k)`,
+/// `x̃ = x_{k−1} + h v_{k−1}`, `y = a_y x + b_y x_{k−1}`,
+///
+/// with residual `g_k = ∇Φ(x_k) = 0`:
+///
+/// | integrator | c_M | c_E | a_y | b_y | E sees `h` as | `v_k` |
+/// |---|---|---|---|---|---|---|
+/// | BDF1 (cable paper eq. 4, §II-D) | 1 | h² | 1 | 0 | h | (x_k − x_{k−1})/h |
+/// | implicit Euler (MAT-DiSMech eqs. 4–5) | 1 | h² | 1 | 0 | h | (x_k − x_{k−1})/h |
+/// | implicit midpoint | 1 | h² | ½ | ½ | h/2 | 2(x_k − x_{k−1})/h − v_{k−1} |
+/// | static equilibrium | 0 | 1 | 1 | 0 | h | 0 |
+///
+/// BDF1 and implicit Euler are the same scheme: with `v_{k−1} = (x_{k−1} −
+/// x_{k−2})/h`, `M(x − x̃) = M(x_k − 2x_{k−1} + x_{k−2}) = h² M a_k`, so the
+/// residual is `−h²` times the cable paper's `g_k = f_k − M a_k`. BDF1 carries
+/// its history as two positions and offers the derivative blocks in the
+/// paper's three-term form (`∂g/∂x_{k−2}`, eq. 10); implicit Euler carries
+/// `(x, v)` as MAT-DiSMech does.
+///
+/// Symplectic (semi-implicit) Euler is explicit: `v_k = v_{k−1} − h M⁻¹ ∇E(x_{k−1};
+/// x_{k−1} − h v_{k−1})`, `x_k = x_{k−1} + h v_k`; its residual is
+/// `g = M(x − x̃) + h² ∇E(x_{k−1}; …)`, so `∂g/∂x_k = M`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Integrator {
@@ -45,7 +45,7 @@ pub enum Integrator {
 
 /// The coefficients of the table in the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct StepForm {
+pub(crate) struct StepForm {
     /// Weight of the inertia term.
     pub c_m: f64,
     /// Weight of the energy term.
@@ -72,7 +72,7 @@ impl Integrator {
         !matches!(self, Integrator::SymplecticEuler)
     }
     /// Coefficients for step size `h` (s).
-    pub fn form(self, h: f64) -> StepForm {
+    pub(crate) fn form(self, h: f64) -> StepForm {
         match self {
             Integrator::Bdf1 | Integrator::ImplicitEuler | Integrator::SymplecticEuler => {
                 StepForm {

@@ -1,10 +1,4 @@
-//! DOF layout: which entry of the flat state vector `q` is what.
-//!
-//! Nodes carry `dim` (2 or 3) consecutive position DOFs in metres; plugins may
-//! allocate extra scalar DOFs (rod edge twist θ in radians, shell mid-edge ξ)
-//! with a kind recorded for output and mass. Parameter channels (controls that
-//! vary per step and constant design parameters) are named and indexed here too,
-//! so energies can resolve node indices and channel names when they are bound.
+//! DOF layout; see [`Layout`].
 
 use crate::error::{CoreError, Result};
 use serde::{Deserialize, Serialize};
@@ -37,6 +31,12 @@ pub enum DofKind {
 }
 
 /// The map between nodes/extra DOFs/parameter channels and flat indices.
+///
+/// Nodes carry `dim` (2 or 3) consecutive position DOFs in metres; plugins may
+/// allocate extra scalar DOFs (rod edge twist θ in radians, shell mid-edge ξ)
+/// with a kind recorded for output and mass. Parameter channels (controls that
+/// vary per step and constant design parameters) are named and indexed here too,
+/// so energies can resolve node indices and channel names when they are bound.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Layout {
     dim: usize,
@@ -48,7 +48,7 @@ pub struct Layout {
 
 impl Layout {
     /// An empty layout for a `dim`-dimensional model (`dim` is 2 or 3).
-    pub fn new(dim: usize) -> Result<Self> {
+    pub(crate) fn new(dim: usize) -> Result<Self> {
         if dim != 2 && dim != 3 {
             return Err(CoreError::BadDimension(dim));
         }
@@ -74,7 +74,7 @@ impl Layout {
         self.param_names.len()
     }
     /// Allocates a node and returns its index.
-    pub fn add_node(&mut self) -> usize {
+    pub(crate) fn add_node(&mut self) -> usize {
         let node = self.node_base.len();
         self.node_base.push(self.kinds.len());
         for axis in 0..self.dim {
@@ -83,14 +83,14 @@ impl Layout {
         node
     }
     /// Allocates an extra scalar DOF of the given kind and returns its DOF index.
-    pub fn add_extra(&mut self, kind: &str) -> usize {
+    pub(crate) fn add_extra(&mut self, kind: &str) -> usize {
         self.kinds.push(DofKind::Extra {
             kind: kind.to_string(),
         });
         self.kinds.len() - 1
     }
     /// Adds a parameter channel; names must be unique.
-    pub fn add_param(&mut self, name: &str, kind: ParamKind) -> Result<usize> {
+    pub(crate) fn add_param(&mut self, name: &str, kind: ParamKind) -> Result<usize> {
         if self.param_names.iter().any(|n| n == name) {
             return Err(CoreError::DuplicateParam(name.to_string()));
         }

@@ -12,7 +12,7 @@
 //!   ([`derivcheck`]). Scene files name energies registered with
 //!   [`register_energy!`]; runtime plugins add more ([`plugin`]).
 //! - **Stepping** ([`Simulator`]): each step minimizes an incremental
-//!   potential ([`integrator`]) with Newton ([`newton`]) on a deterministic
+//!   potential ([`Integrator`]) with Newton ([`NewtonSettings`]) on a deterministic
 //!   parallel sparse assembly and a faer Cholesky ([`linsolve`]); a
 //!   converged step also yields what differentiation needs
 //!   ([`StepDerivatives`]).
@@ -44,13 +44,13 @@ pub mod derivcheck;
 pub mod element;
 mod energy;
 mod error;
-pub mod integrator;
-pub mod layout;
+mod integrator;
+mod layout;
 pub mod linsolve;
 pub mod mat3;
 mod model;
-pub mod motion;
-pub mod newton;
+mod motion;
+mod newton;
 pub mod parallel;
 mod params;
 pub mod penalty;

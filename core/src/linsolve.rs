@@ -14,9 +14,9 @@
 //! Parallelism is chosen per pattern: faer's parallel supernodal
 //! factorization only pays off for large factors, and on small systems
 //! (robots with a few thousand DOFs) the thread hand-offs cost more than the
-//! arithmetic — measured with `cargo bench --bench fem_newton` (1,080 tets:
-//! 0.8 ms sequential vs 1.9 ms on 2 threads; 10,368 tets: 36 vs 42 ms). The
-//! choice depends on the pattern alone, never on timing.
+//! arithmetic (`cargo bench --bench fem_newton`; figures in
+//! `docs/benchmarks.md`). The choice depends on the pattern alone, never on
+//! timing.
 
 use crate::error::{CoreError, Result};
 use faer::dyn_stack::{MemBuffer, MemStack};
@@ -148,10 +148,6 @@ impl LinearSolver {
             par,
         })
     }
-    /// Number of stored entries of the factor `L`.
-    pub fn factor_entries(&self) -> usize {
-        self.symbolic.len_val()
-    }
     /// Factorizes `a`, whose lower-triangular pattern must be the one
     /// analysed. Fails with the pivot index when `a` is not positive
     /// definite.
@@ -234,7 +230,7 @@ impl Factor {
         x
     }
     /// Solves `A X = B` for a column-major block of right-hand sides.
-    pub fn solve_mat(&self, b: MatRef<'_, f64>) -> Mat<f64> {
+    pub(crate) fn solve_mat(&self, b: MatRef<'_, f64>) -> Mat<f64> {
         let fwd = &self.permuted.forward;
         // y = P b, solve (P A Pᵀ) z = y, x = Pᵀ z.
         let mut y = Mat::from_fn(b.nrows(), b.ncols(), |i, j| b[(fwd[i], j)]);

@@ -1,10 +1,12 @@
-//! Prescribed motions of DOFs (Dirichlet conditions). A constrained DOF is
-//! removed from the solve and set from its motion at every step.
+//! Prescribed motions; see [`Motion`].
 
 use crate::error::Invalid;
 use serde::{Deserialize, Serialize};
 
 /// The value of a constrained DOF as a function of time `t` (s).
+///
+/// Prescribed motions of DOFs (Dirichlet conditions). A constrained DOF is
+/// removed from the solve and set from its motion at every step.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Motion {
@@ -84,7 +86,7 @@ impl Motion {
 
 /// Piecewise-linear interpolation through time-sorted `(t, value)` keys,
 /// constant outside; 0 when there is no key.
-pub fn piecewise_linear(keys: &[(f64, f64)], t: f64) -> f64 {
+pub(crate) fn piecewise_linear(keys: &[(f64, f64)], t: f64) -> f64 {
     match keys {
         [] => 0.0,
         [(_, v)] => *v,

@@ -1,14 +1,4 @@
-//! Newton's method with backtracking line search on a smooth potential `Φ`
-//! over the free DOFs (MAT-DiSMech Algorithm 1, with the line search of its
-//! §6.2; the cable paper §II-D minimizes the same incremental potential).
-//!
-//! Direction: the exact Hessian is tried first (Cholesky); if it is not
-//! positive definite, a diagonal shift grows until Cholesky succeeds
-//! (default), or the element Hessians are projected onto the PSD cone (see
-//! [`HessianStrategy`]).
-//! The step is accepted when `Φ` decreases (Armijo) and stays finite, so an
-//! energy that returns `NaN`/`∞` for an invalid state (an inverted element)
-//! is never entered.
+//! Newton's method on the incremental potential; see [`NewtonSettings`].
 
 use crate::error::Result;
 use crate::linsolve::{Factor, LinearSolver};
@@ -34,7 +24,17 @@ pub enum HessianStrategy {
     Project,
 }
 
-/// Settings of the Newton solver.
+/// Settings of the Newton solver: Newton's method with backtracking line search on a smooth potential `Φ`
+/// over the free DOFs (MAT-DiSMech Algorithm 1, with the line search of its
+/// §6.2; the cable paper §II-D minimizes the same incremental potential).
+///
+/// Direction: the exact Hessian is tried first (Cholesky); if it is not
+/// positive definite, a diagonal shift grows until Cholesky succeeds
+/// (default), or the element Hessians are projected onto the PSD cone (see
+/// [`HessianStrategy`]).
+/// The step is accepted when `Φ` decreases (Armijo) and stays finite, so an
+/// energy that returns `NaN`/`∞` for an invalid state (an inverted element)
+/// is never entered.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct NewtonSettings {
@@ -82,9 +82,9 @@ impl NewtonSettings {
     /// Settings for fast forward simulation: the last factorization is
     /// reused while the residual falls at least 2× per iteration (also into
     /// the next step), and the absolute tolerance is 1e-6 N. On the Puppy
-    /// (1,536 tets, 230 g) one simulated second changes by about 1e-9 m
-    /// against the default settings and runs 2–3× faster
-    /// (`cargo bench --bench fem_newton -- puppy`). Sensitivities stay
+    /// (230 g) one simulated second ends at most 4e-8 m from where the
+    /// default settings end (`cargo bench --bench fem_newton -- puppy` measures
+    /// both; figures in `docs/benchmarks.md`). Sensitivities stay
     /// exact derivatives of the converged steps; gradient checks against
     /// finite differences of rollouts want the tight defaults (a 1e-6 N
     /// residual is noise at FD step sizes).
@@ -119,7 +119,7 @@ pub struct NewtonStats {
 }
 
 /// A potential over the full DOF vector whose free part Newton minimizes.
-pub trait Potential {
+pub(crate) trait Potential {
     /// `Φ(x)`; may be `NaN`/`∞` for invalid states.
     fn value(&mut self, x: &[f64]) -> f64;
     /// `∇Φ` restricted to the free DOFs (solve order).
@@ -138,7 +138,7 @@ pub trait Potential {
 
 /// Why Newton stopped without converging.
 #[derive(Debug, Clone)]
-pub struct NewtonFailure {
+pub(crate) struct NewtonFailure {
     /// Statistics up to the failure.
     pub stats: NewtonStats,
     /// Tolerance it had to reach (N).
@@ -199,21 +199,11 @@ fn direction_factor(
     Err("the Hessian could not be made positive definite".into())
 }
 
-/// Minimizes `pot` over the free DOFs `free` of `x`, in place.
-pub fn minimize(
-    pot: &mut dyn Potential,
-    x: &mut [f64],
-    free: &[usize],
-    solver: &LinearSolver,
-    settings: &NewtonSettings,
-) -> std::result::Result<NewtonStats, NewtonFailure> {
-    minimize_with(pot, x, free, solver, settings, &mut None)
-}
-
-/// [`minimize`] that, with [`NewtonSettings::reuse_below`] > 0, may start
+/// Minimizes `pot` over the free DOFs `free` of `x`, in place. With
+/// [`NewtonSettings::reuse_below`] > 0 it may start
 /// from the factorization in `carry` (the last one of the previous solve,
-/// e.g. the previous time step) and leaves its last factorization there.
-pub fn minimize_with(
+/// e.g. the previous time step); it leaves its last factorization there.
+pub(crate) fn minimize_with(
     pot: &mut dyn Potential,
     x: &mut [f64],
     free: &[usize],

@@ -10,7 +10,11 @@ use faer::sparse::{Pair, SparseColMat, SymbolicSparseColMat, Triplet};
 pub type SparseMat = SparseColMat<usize, f64>;
 
 /// Builds an `r × c` sparse matrix from triplets (duplicates summed).
-pub fn from_triplets(r: usize, c: usize, t: &[Triplet<usize, usize, f64>]) -> Result<SparseMat> {
+pub(crate) fn from_triplets(
+    r: usize,
+    c: usize,
+    t: &[Triplet<usize, usize, f64>],
+) -> Result<SparseMat> {
     SparseColMat::try_new_from_triplets(r, c, t).map_err(|e| CoreError::LinearSolve {
         what: "triplet assembly",
         detail: format!("{e:?}"),
@@ -18,7 +22,7 @@ pub fn from_triplets(r: usize, c: usize, t: &[Triplet<usize, usize, f64>]) -> Re
 }
 
 /// `scale · A` as triplets.
-pub fn triplets_of(a: &SparseMat, scale: f64) -> Vec<Triplet<usize, usize, f64>> {
+pub(crate) fn triplets_of(a: &SparseMat, scale: f64) -> Vec<Triplet<usize, usize, f64>> {
     let mut t = Vec::with_capacity(a.val().len());
     let cp = a.symbolic().col_ptr();
     let ri = a.symbolic().row_idx();

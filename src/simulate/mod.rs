@@ -5,5 +5,5 @@
 mod output;
 mod run;
 
-pub use output::{Frame, Trajectory, write};
+pub use output::{Frame, Recording, write};
 pub use run::{RunResult, run};

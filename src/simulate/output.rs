@@ -1,4 +1,4 @@
-//! Trajectory output: CSV (one row per step) and JSON.
+//! Recording output: CSV (one row per step) and JSON.
 
 use pliant_scenarios::{Result, ScenarioError};
 use serde::Serialize;
@@ -28,7 +28,7 @@ pub struct Frame {
 
 /// A recorded rollout.
 #[derive(Debug, Clone, Serialize)]
-pub struct Trajectory {
+pub struct Recording {
     /// Spatial dimension.
     pub dim: usize,
     /// Step size, s.
@@ -40,13 +40,13 @@ pub struct Trajectory {
 /// Writes `trajectory.csv` (step, time, COM, kinetic energy, Newton
 /// iterations, residual, the energies' observables such as cable tension
 /// and slack, then every DOF) and `trajectory.json` into `dir`.
-pub fn write(dir: &Path, traj: &Trajectory) -> Result<()> {
+pub fn write(dir: &Path, rec: &Recording) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|source| ScenarioError::Io {
         path: dir.to_path_buf(),
         source,
     })?;
     let csv_path = dir.join("trajectory.csv");
-    write_csv(&csv_path, traj).map_err(|e| ScenarioError::Output {
+    write_csv(&csv_path, rec).map_err(|e| ScenarioError::Output {
         path: csv_path.clone(),
         message: e.to_string(),
     })?;
@@ -56,26 +56,26 @@ pub fn write(dir: &Path, traj: &Trajectory) -> Result<()> {
         message,
     };
     let file = std::fs::File::create(&json_path).map_err(|e| json_err(e.to_string()))?;
-    serde_json::to_writer(std::io::BufWriter::new(file), traj).map_err(|e| json_err(e.to_string()))
+    serde_json::to_writer(std::io::BufWriter::new(file), rec).map_err(|e| json_err(e.to_string()))
 }
 
-fn write_csv(path: &Path, traj: &Trajectory) -> std::result::Result<(), csv::Error> {
+fn write_csv(path: &Path, rec: &Recording) -> std::result::Result<(), csv::Error> {
     let mut w = csv::Writer::from_path(path)?;
     let axes = ["x", "y", "z"];
-    let n = traj.frames.first().map_or(0, |f| f.q.len());
+    let n = rec.frames.first().map_or(0, |f| f.q.len());
     let mut header: Vec<String> = vec!["step".into(), "time_s".into()];
-    header.extend((0..traj.dim).map(|a| format!("com_{}_m", axes[a])));
+    header.extend((0..rec.dim).map(|a| format!("com_{}_m", axes[a])));
     header.extend([
         "kinetic_J".into(),
         "newton_iterations".into(),
         "residual_N".into(),
     ]);
-    if let Some(f) = traj.frames.first() {
+    if let Some(f) = rec.frames.first() {
         header.extend(f.observables.iter().map(|(name, _)| name.clone()));
     }
     header.extend((0..n).map(|i| format!("q{i}")));
     w.write_record(&header)?;
-    for f in &traj.frames {
+    for f in &rec.frames {
         let mut row = vec![f.step.to_string(), format!("{:.9}", f.time)];
         row.extend(f.com.iter().map(|c| format!("{c:.9e}")));
         row.push(format!("{:.9e}", f.kinetic));

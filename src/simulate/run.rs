@@ -1,14 +1,14 @@
 //! Running a simulator for a number of steps, recording frames, with a
 //! progress bar. On a failed step, the frames computed so far are kept.
 
-use super::output::{Frame, Trajectory};
+use super::output::{Frame, Recording};
 use indicatif::{ProgressBar, ProgressStyle};
 use pliant_core::{CoreError, Simulator};
 
 /// Result of a run: the frames, and the error that stopped it early, if any.
 pub struct RunResult {
     /// Recorded frames (initial state first).
-    pub trajectory: Trajectory,
+    pub recording: Recording,
     /// Total Newton iterations.
     pub newton_iterations: usize,
     /// Error that ended the run before the last step.
@@ -63,7 +63,7 @@ pub fn run(sim: &mut Simulator, steps: usize, progress: bool) -> RunResult {
     }
     bar.finish_and_clear();
     RunResult {
-        trajectory: Trajectory {
+        recording: Recording {
             dim: sim.model().dim(),
             dt: sim.dt(),
             frames,

@@ -21,7 +21,9 @@ mod abi;
 mod guard;
 
 pub use abi::{ABI_REVISION, ABI_SYMBOL, ABI_TAG, REGISTER_SYMBOL, Registrar, abi_tag};
-pub use guard::{GuardFn, GuardedSpec, PanicGuard, guarded_construct, panic_message};
+pub use guard::{GuardFn, GuardedSpec, PanicGuard};
+#[doc(hidden)]
+pub use guard::{guarded_construct, panic_message};
 
 use crate::registry::{EnergyInfo, SpecError};
 use crate::spec::EnergySpec;
@@ -268,7 +270,7 @@ pub fn load(path: &Path) -> std::result::Result<Vec<String>, PluginError> {
 }
 
 /// Whether two paths name the same file.
-pub fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
         _ => a == b,

@@ -16,17 +16,20 @@
 //!   the `neo_hookean_tets` energy, with `E`, `ν` optionally read from design
 //!   channels so material fitting is differentiable.
 //! - [`mesh`]: tetrahedral meshes from unions of voxel boxes, validation,
-//!   boundary surface, node sets, lumped mass; [`mesh_io`]: Gmsh `.msh` 4.1
-//!   and TetGen `.node`/`.ele` import; [`vtk`]: ParaView output.
+//!   boundary surface, node sets, lumped mass; [`gmsh`]: Gmsh `.msh` 4.1 and
+//!   2.2 import with physical groups; TetGen `.node`/`.ele` import
+//!   ([`TetMesh::read_tetgen`]); [`vtk`]: ParaView output.
 
 #![warn(missing_docs)]
 
+pub mod gmsh;
 pub mod material;
 pub mod mesh;
-pub mod mesh_io;
 pub mod tet;
+mod tetgen;
 pub mod vtk;
 
+pub use gmsh::{GmshMesh, PhysicalGroup};
 pub use mesh::{MeshError, TetMesh};
 pub use tet::{Material, NeoHookeanTets};
 

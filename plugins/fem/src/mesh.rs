@@ -54,11 +54,13 @@ pub enum MeshError {
         source: std::io::Error,
     },
     /// A mesh file is malformed.
-    #[error("{path}: {message}")]
+    #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
     Parse {
         /// The file.
         path: std::path::PathBuf,
-        /// What is wrong and where.
+        /// The 1-based line, for text.
+        line: Option<usize>,
+        /// What is wrong (and, in binary data, at which byte).
         message: String,
     },
     /// Model building failed.

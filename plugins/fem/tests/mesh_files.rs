@@ -1,7 +1,9 @@
-//! Mesh import: Gmsh and TetGen files read to the same mesh; bad files give
-//! errors that name the file and what is wrong.
+//! Mesh import: Gmsh and TetGen files read to the same mesh; the meshes
+//! Gmsh itself wrote in every format we read agree with each other and with
+//! what Gmsh's API reported; bad files give errors that name the file and
+//! what is wrong.
 
-use pliant_fem::{MeshError, TetMesh};
+use pliant_fem::{GmshMesh, MeshError, TetMesh};
 use std::path::{Path, PathBuf};
 
 fn data(name: &str) -> PathBuf {
@@ -63,10 +65,95 @@ fn bad_mesh_files_are_reported() {
     tmp("nan.node", &node);
     let e = TetMesh::read_tetgen(&ele.with_extension("")).unwrap_err();
     assert!(
-        e.to_string().contains("line 2") && e.to_string().contains("`x`"),
+        matches!(e, MeshError::Parse { line: Some(2), .. }) && e.to_string().contains("`x`"),
         "{e}"
     );
     // Garbage instead of a Gmsh file.
     let e = TetMesh::read_gmsh(&tmp("junk.msh", "hello")).unwrap_err();
     assert!(matches!(e, MeshError::Parse { .. }), "{e}");
+}
+
+/// `tests/data/box_*.msh` were written by Gmsh 4.15.2 from
+/// `tests/data/make_box_meshes.py`, which also recorded in
+/// `box_expected.json` what Gmsh's API reports about the mesh.
+#[test]
+fn gmsh_written_meshes_read_the_same_in_every_format() {
+    let expected: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(data("box_expected.json")).unwrap()).unwrap();
+    let reference = GmshMesh::read(&data("box_v41_ascii.msh")).unwrap();
+    for name in [
+        "box_v41_ascii",
+        "box_v41_binary",
+        "box_v22_ascii",
+        "box_v22_binary",
+    ] {
+        let m = GmshMesh::read(&data(&format!("{name}.msh"))).unwrap();
+        assert_eq!(
+            m.nodes.len() as u64,
+            expected["nodes"].as_u64().unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            m.tets.len() as u64,
+            expected["tetrahedra"].as_u64().unwrap(),
+            "{name}"
+        );
+        let sum: f64 = m.nodes.iter().flatten().sum();
+        let want = expected["coordinate_sum"].as_f64().unwrap();
+        assert!((sum - want).abs() < 1e-14 * want, "{name}: {sum} vs {want}");
+        // Same mesh whatever the format (ASCII prints 16 digits).
+        assert_eq!(m.tets, reference.tets, "{name}");
+        assert_eq!(m.triangles, reference.triangles, "{name}");
+        for (a, b) in m.nodes.iter().zip(&reference.nodes) {
+            for k in 0..3 {
+                assert!((a[k] - b[k]).abs() <= 1e-17, "{name}: {a:?} vs {b:?}");
+            }
+        }
+        // Every physical group, its name and its node and element counts.
+        let groups = expected["groups"].as_object().unwrap();
+        assert_eq!(m.groups.len(), groups.len(), "{name}");
+        for g in &m.groups {
+            let e = &groups[&format!("{}:{}", g.dim, g.tag)];
+            assert_eq!(g.name, e["name"].as_str().unwrap(), "{name}");
+            assert_eq!(
+                g.nodes.len() as u64,
+                e["nodes"].as_u64().unwrap(),
+                "{name} {}",
+                g.name
+            );
+            let elements = match g.dim {
+                3 => g.tets.len(),
+                2 => g.triangles.len(),
+                _ => g.nodes.len(),
+            };
+            assert_eq!(
+                elements as u64,
+                e["elements"].as_u64().unwrap(),
+                "{name} {}",
+                g.name
+            );
+        }
+        // The geometry: a 2 × 1 × 1 cm box, its bottom and top faces.
+        let body = m.body().unwrap();
+        assert!(
+            (body.volume() - 2e-6).abs() < 1e-18,
+            "{name}: {}",
+            body.volume()
+        );
+        for (face, z) in [("bottom", 0.0), ("top", 0.01)] {
+            let g = m.group(face).unwrap();
+            assert!(g.nodes.iter().all(|&n| m.nodes[n][2] == z), "{name} {face}");
+            let area: f64 = g
+                .triangles
+                .iter()
+                .map(|&t| {
+                    let [a, b, c] = m.triangles[t].map(|n| m.nodes[n]);
+                    let (u, v) = ([b[0] - a[0], b[1] - a[1]], [c[0] - a[0], c[1] - a[1]]);
+                    0.5 * (u[0] * v[1] - u[1] * v[0]).abs()
+                })
+                .sum();
+            assert!((area - 2e-4).abs() < 1e-16, "{name} {face}: {area}");
+        }
+        assert_eq!(m.group("body").unwrap().tets.len(), m.tets.len());
+    }
 }

@@ -5,14 +5,14 @@
 //!
 //! - [`network`]: nodes, edges and bend–twist springs of a rod or rod
 //!   network, with the junction orientation signs of Fig. 2g.
-//! - [`frames`]: reference and material frames, space- and time-parallel
+//! - `frames`: reference and material frames, space- and time-parallel
 //!   transport, the reference twist (eq. 15) and its holonomy form.
-//! - [`stretch`]: stretching springs (eqs. 9–10).
-//! - [`bend_twist`]: bending–twisting springs (eqs. 11–16) with exact
+//! - `stretch`: stretching springs (eqs. 9–10).
+//! - `bend_twist`: bending–twisting springs (eqs. 11–16) with exact
 //!   analytic derivatives under lagged frames.
-//! - [`element`]: the element (one spring plus the stretching of the edges
+//! - `element`: the element (one spring plus the stretching of the edges
 //!   it owns) and its dual-number fallback over 8 reduced variables.
-//! - [`rod`]: the [`Rod`] energy (scene type `"rod"`): twist DOFs, masses,
+//! - `rod`: the [`Rod`] energy (scene type `"rod"`): twist DOFs, masses,
 //!   stiffness defaults and overrides, actuation channels; bound into a
 //!   [`RodEnergy`] that carries the frames and reports observables.
 //! - [`vtk`]: VTK polyline output for ParaView.
@@ -31,13 +31,13 @@
 
 #![warn(missing_docs)]
 
-pub mod bend_twist;
-pub mod element;
-pub mod error;
-pub mod frames;
+mod bend_twist;
+mod element;
+mod error;
+mod frames;
 pub mod network;
-pub mod rod;
-pub mod stretch;
+mod rod;
+mod stretch;
 pub mod vtk;
 
 pub use error::RodError;

@@ -38,8 +38,9 @@ pub struct GaitSetup {
     /// `μ, 4μ, …` concurrently (≥ 1; [`Shooting::with_spare_simulators`]).
     /// The iterates are the same for any value; the default is the number
     /// of cores, at most 2 (a rollout of these robots gains nothing from a
-    /// second thread in assembly: 1.23 s with one, 1.24 s with two,
-    /// `RAYON_NUM_THREADS=1 cargo bench --bench gait_iteration`).
+    /// second thread in assembly: compare
+    /// `RAYON_NUM_THREADS=1 cargo bench --bench gait_iteration` with the
+    /// default; figures in `docs/benchmarks.md`).
     pub trial_simulators: usize,
 }
 

@@ -1,10 +1,8 @@
-//! Reading tetrahedral meshes: Gmsh `.msh` 4.1 (parsed with mshio; linear
-//! tetrahedra are kept, lower-dimensional elements ignored) and TetGen
-//! `.node`/`.ele` pairs. Every file is validated: out-of-range indices and
-//! degenerate or inverted tetrahedra are errors that name the element.
+//! TetGen `.node`/`.ele` pairs. Every file is validated: out-of-range
+//! indices and degenerate or inverted tetrahedra are errors that name the
+//! element.
 
 use crate::mesh::{MeshError, TetMesh};
-use std::collections::HashMap;
 use std::path::Path;
 
 fn read(path: &Path) -> Result<Vec<u8>, MeshError> {
@@ -15,72 +13,18 @@ fn read(path: &Path) -> Result<Vec<u8>, MeshError> {
 }
 
 fn parse_err(path: &Path, message: String) -> MeshError {
+    at(path, None, message)
+}
+
+fn at(path: &Path, line: Option<usize>, message: String) -> MeshError {
     MeshError::Parse {
         path: path.to_path_buf(),
+        line,
         message,
     }
 }
 
 impl TetMesh {
-    /// Reads a Gmsh MSH 4.1 file (ASCII or binary), keeping its 4-node
-    /// tetrahedra; node coordinates are taken as metres.
-    pub fn read_gmsh(path: &Path) -> Result<Self, MeshError> {
-        let bytes = read(path)?;
-        let msh = mshio::parse_msh_bytes(&bytes).map_err(|e| parse_err(path, format!("{e}")))?;
-        let nodes_section = msh
-            .data
-            .nodes
-            .ok_or_else(|| parse_err(path, "no $Nodes section".into()))?;
-        let mut nodes = Vec::new();
-        let mut index: HashMap<u64, usize> = HashMap::new();
-        let mut next_tag = nodes_section.min_node_tag;
-        for block in &nodes_section.node_blocks {
-            let base = nodes.len();
-            match &block.node_tags {
-                Some(tags) => {
-                    for (&tag, &local) in tags {
-                        index.insert(tag, base + local);
-                    }
-                }
-                None => {
-                    for local in 0..block.nodes.len() {
-                        index.insert(next_tag + local as u64, base + local);
-                    }
-                }
-            }
-            next_tag += block.nodes.len() as u64;
-            nodes.extend(block.nodes.iter().map(|n| [n.x, n.y, n.z]));
-        }
-        let elements = msh
-            .data
-            .elements
-            .ok_or_else(|| parse_err(path, "no $Elements section".into()))?;
-        let mut tets = Vec::new();
-        for block in &elements.element_blocks {
-            if block.element_type != mshio::ElementType::Tet4 {
-                continue;
-            }
-            for e in &block.elements {
-                let mut t = [0; 4];
-                for (k, tag) in e.nodes.iter().take(4).enumerate() {
-                    t[k] = *index.get(tag).ok_or_else(|| {
-                        parse_err(path, format!("element {} refers to node tag {tag}, which the file does not define", e.element_tag))
-                    })?;
-                }
-                tets.push(t);
-            }
-        }
-        if tets.is_empty() {
-            return Err(parse_err(
-                path,
-                "no 4-node tetrahedra (Gmsh element type 4) in the file".into(),
-            ));
-        }
-        let mesh = TetMesh { nodes, tets };
-        mesh.validate()?;
-        Ok(mesh)
-    }
-
     /// Reads a TetGen mesh from `<stem>.node` and `<stem>.ele` (0- or
     /// 1-based numbering, as the `.node` file starts).
     pub fn read_tetgen(stem: &Path) -> Result<Self, MeshError> {
@@ -108,13 +52,14 @@ impl TetMesh {
         };
         let num = |p: &Path, line: usize, w: &str| -> Result<f64, MeshError> {
             w.parse::<f64>()
-                .map_err(|_| parse_err(p, format!("line {line}: `{w}` is not a number")))
+                .map_err(|_| at(p, Some(line), format!("`{w}` is not a number")))
         };
         let int = |p: &Path, line: usize, w: &str| -> Result<usize, MeshError> {
             w.parse::<usize>().map_err(|_| {
-                parse_err(
+                at(
                     p,
-                    format!("line {line}: `{w}` is not a non-negative integer"),
+                    Some(line),
+                    format!("`{w}` is not a non-negative integer"),
                 )
             })
         };
@@ -124,9 +69,10 @@ impl TetMesh {
             .ok_or_else(|| parse_err(&node_path, "empty file".into()))?;
         let count = int(&node_path, *hline, &header[0])?;
         if header.get(1).map(String::as_str) != Some("3") {
-            return Err(parse_err(
+            return Err(at(
                 &node_path,
-                format!("line {hline}: only 3-D meshes are supported"),
+                Some(*hline),
+                "only 3-D meshes are supported".into(),
             ));
         }
         if nl.len() < count + 1 {
@@ -142,17 +88,15 @@ impl TetMesh {
         let mut base = None;
         for (line, w) in &nl[1..=count] {
             if w.len() < 4 {
-                return Err(parse_err(
-                    &node_path,
-                    format!("line {line}: expected `index x y z`"),
-                ));
+                return Err(at(&node_path, Some(*line), "expected `index x y z`".into()));
             }
             let id = int(&node_path, *line, &w[0])?;
             let b = *base.get_or_insert(id);
             if id != b + nodes.len() {
-                return Err(parse_err(
+                return Err(at(
                     &node_path,
-                    format!("line {line}: node {id} out of sequence"),
+                    Some(*line),
+                    format!("node {id} out of sequence"),
                 ));
             }
             nodes.push([
@@ -168,9 +112,10 @@ impl TetMesh {
             .ok_or_else(|| parse_err(&ele_path, "empty file".into()))?;
         let ntet = int(&ele_path, *hline, &header[0])?;
         if header.get(1).map(String::as_str) != Some("4") {
-            return Err(parse_err(
+            return Err(at(
                 &ele_path,
-                format!("line {hline}: only 4-node tetrahedra are supported"),
+                Some(*hline),
+                "only 4-node tetrahedra are supported".into(),
             ));
         }
         if el.len() < ntet + 1 {
@@ -185,18 +130,20 @@ impl TetMesh {
         let mut tets = Vec::with_capacity(ntet);
         for (line, w) in &el[1..=ntet] {
             if w.len() < 5 {
-                return Err(parse_err(
+                return Err(at(
                     &ele_path,
-                    format!("line {line}: expected `index n0 n1 n2 n3`"),
+                    Some(*line),
+                    "expected `index n0 n1 n2 n3`".into(),
                 ));
             }
             let mut t = [0; 4];
             for k in 0..4 {
                 let n = int(&ele_path, *line, &w[k + 1])?;
                 t[k] = n.checked_sub(base).ok_or_else(|| {
-                    parse_err(
+                    at(
                         &ele_path,
-                        format!("line {line}: node {n} is below the first index {base}"),
+                        Some(*line),
+                        format!("node {n} is below the first index {base}"),
                     )
                 })?;
             }
