@@ -35,11 +35,49 @@ pub fn for_each_block(
     }
 }
 
+/// `f(blocks, first)` for consecutive batches of `batch` indices (the last
+/// may be shorter) and their `stride`-long blocks of `out`; parallel as
+/// [`for_each_block`].
+pub(crate) fn for_each_batch(
+    out: &mut [f64],
+    stride: usize,
+    len: usize,
+    batch: usize,
+    f: impl Fn(&mut [f64], usize) + Sync + Send,
+) {
+    let out = &mut out[..len * stride];
+    if stride == 0 || len == 0 {
+        return;
+    }
+    if len < PAR_MIN_LEN {
+        out.chunks_mut(stride * batch)
+            .enumerate()
+            .for_each(|(c, o)| f(o, c * batch));
+    } else {
+        out.par_chunks_mut(stride * batch)
+            .enumerate()
+            .with_min_len(PAR_MIN_LEN / batch)
+            .for_each(|(c, o)| f(o, c * batch));
+    }
+}
+
+/// Indices per chunk of [`deterministic_sum`].
+pub(crate) const SUM_CHUNK: usize = 512;
+
 /// `Σ f(i)` over `0..len`, in fixed-size chunks summed in order: the result
 /// does not depend on the number of threads.
 pub fn deterministic_sum(len: usize, f: impl Fn(usize) -> f64 + Sync + Send) -> f64 {
-    const CHUNK: usize = 512;
-    let chunk_sum = |c: usize| (c * CHUNK..((c + 1) * CHUNK).min(len)).map(&f).sum::<f64>();
+    deterministic_chunk_sum(len, |lo, hi| (lo..hi).map(&f).sum::<f64>())
+}
+
+/// [`deterministic_sum`] with the sum over each chunk `lo..hi` (at most
+/// [`SUM_CHUNK`] long) given by `chunk`, which must add its terms in order.
+pub(crate) fn deterministic_chunk_sum(
+    len: usize,
+    chunk: impl Fn(usize, usize) -> f64 + Sync + Send,
+) -> f64 {
+    const CHUNK: usize = SUM_CHUNK;
+    let chunk_sum = |c: usize| chunk(c * CHUNK, ((c + 1) * CHUNK).min(len));
     let chunks = len.div_ceil(CHUNK);
     // The same chunks either way; small loops stay on this thread.
     let partial: Vec<f64> = if len < PAR_MIN_LEN {

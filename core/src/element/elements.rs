@@ -1,12 +1,12 @@
 //! A bound set of elements: every element's stencil resolved to DOFs and its
 //! channels to parameter indices, evaluated element-parallel.
 
-use super::sizes::{ABSENT, At};
+use super::sizes::{ABSENT, At, BATCH};
 use super::{Block, Element, ElementSet, Local, NO_PARAM, Sizes};
 use crate::energy::Energy;
 use crate::error::{CoreError, Result};
 use crate::layout::Layout;
-use crate::parallel::{deterministic_sum, for_each_block};
+use crate::parallel::{SUM_CHUNK, deterministic_chunk_sum, for_each_batch};
 use crate::spec::BindInfo;
 use crate::state::EvalState;
 use std::collections::HashMap;
@@ -161,19 +161,18 @@ impl<E: Element> Elements<E> {
     /// strains.
     pub fn with_local<T>(&self, i: usize, s: &EvalState, f: impl FnOnce(&E, &Local) -> T) -> T {
         let e = &self.items[i];
-        E::Size::with_local(e, &self.at(i, s), |l| f(e, l))
+        E::Size::with_local(e, &self.at(s), i, |l| f(e, l))
     }
     /// Energy of element `i`, J.
     pub fn element_value(&self, i: usize, s: &EvalState) -> f64 {
-        E::Size::value(&self.items[i], &self.at(i, s))
+        E::Size::value(&self.items[i], &self.at(s), i)
     }
 
-    fn at<'a>(&'a self, i: usize, s: &'a EvalState<'a>) -> At<'a> {
-        let (n, np) = (E::Size::N, E::Size::P);
+    fn at<'a>(&'a self, s: &'a EvalState<'a>) -> At<'a> {
         At {
             s,
-            dofs: &self.dofs[i * n..(i + 1) * n],
-            params: &self.params[i * np..(i + 1) * np],
+            dofs: &self.dofs,
+            params: &self.params,
             compact: self.compact.as_deref(),
         }
     }
@@ -189,8 +188,34 @@ impl<E: Element> Elements<E> {
             out[..self.items.len() * stride].fill(0.0);
             return;
         }
-        for_each_block(out, stride, self.items.len(), |o, i| {
-            E::Size::block(&self.items[i], &self.at(i, s), kind, fallback, o)
+        macro_rules! run {
+            ($k:expr) => {
+                if fallback {
+                    self.run::<{ $k.code() }, true>(s, stride, out)
+                } else {
+                    self.run::<{ $k.code() }, false>(s, stride, out)
+                }
+            };
+        }
+        match kind {
+            Block::Gradient => run!(Block::Gradient),
+            Block::Hessian => run!(Block::Hessian),
+            Block::History => run!(Block::History),
+            Block::Param => run!(Block::Param),
+            Block::ParamGradient => run!(Block::ParamGradient),
+        }
+    }
+
+    /// Every element's block `K` ([`Block::code`]) into `out`.
+    fn run<const K: u8, const FALLBACK: bool>(
+        &self,
+        s: &EvalState,
+        stride: usize,
+        out: &mut [f64],
+    ) {
+        let at = self.at(s);
+        for_each_batch(out, stride, self.items.len(), BATCH, |o, first| {
+            E::Size::blocks::<E, K, FALLBACK>(&self.items, first, &at, stride, o)
         });
     }
 }
@@ -225,7 +250,17 @@ impl<E: Element> ElementSet for Elements<E> {
         out[..np].copy_from_slice(&self.params[i * np..(i + 1) * np]);
     }
     fn value(&self, s: &EvalState) -> f64 {
-        deterministic_sum(self.items.len(), |i| self.element_value(i, s))
+        let at = self.at(s);
+        deterministic_chunk_sum(self.items.len(), |lo, hi| {
+            let mut v = [0.0; SUM_CHUNK];
+            for first in (lo..hi).step_by(BATCH) {
+                let m = BATCH.min(hi - first);
+                let out = &mut v[first - lo..first - lo + m];
+                E::Size::values(&self.items, first, &at, out);
+            }
+            // In order, as `deterministic_sum` adds them.
+            v[..hi - lo].iter().sum::<f64>()
+        })
     }
     fn blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]) {
         self.fill(s, kind, false, out)

@@ -39,6 +39,26 @@ impl Block {
             Block::ParamGradient => np,
         }
     }
+    /// The kind as a number, for compile-time dispatch in the engine.
+    pub(crate) const fn code(self) -> u8 {
+        match self {
+            Block::Gradient => 0,
+            Block::Hessian => 1,
+            Block::History => 2,
+            Block::Param => 3,
+            Block::ParamGradient => 4,
+        }
+    }
+    /// The kind of [`Block::code`] `c`.
+    pub(crate) const fn of_code(c: u8) -> Block {
+        match c {
+            0 => Block::Gradient,
+            1 => Block::Hessian,
+            2 => Block::History,
+            3 => Block::Param,
+            _ => Block::ParamGradient,
+        }
+    }
     /// A short name for messages ("Hessian").
     pub fn name(self) -> &'static str {
         match self {

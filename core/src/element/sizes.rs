@@ -29,19 +29,28 @@ mod sealed {
     impl<const N: usize, const P: usize, const R: usize> Sealed for super::Stencil<N, P, R> {}
 }
 
-/// Where one element is evaluated: the engine's plumbing between a bound
-/// set and the fixed-size code (not for use outside pliant-core).
+/// Where a bound set is evaluated: the state and the set's index tables —
+/// the engine's plumbing between a bound set and the fixed-size code (not
+/// for use outside pliant-core).
 #[doc(hidden)]
 #[derive(Clone, Copy)]
 pub struct At<'a> {
     pub(crate) s: &'a EvalState<'a>,
-    /// Stencil DOFs (`N`, [`ABSENT`] where the model has no such DOF).
+    /// Every element's stencil DOFs (`N` each, [`ABSENT`] where the model
+    /// has no such DOF).
     pub(crate) dofs: &'a [usize],
-    /// Parameter indices (`P`, [`NO_PARAM`] for unused slots).
+    /// Every element's parameter indices (`P` each, [`NO_PARAM`] for unused slots).
     pub(crate) params: &'a [usize],
     /// In a 2-D model, the stencil slots that exist (the compacted stencil).
     pub(crate) compact: Option<&'a [usize]>,
 }
+
+/// Elements per batch on the fixed-size path. A batch's stencil values are
+/// all gathered before its first element is evaluated, so an element never
+/// reads values stored a moment before: when an element's loads are wider
+/// than the gather's stores (two coordinates at once), reading them
+/// straight after the stores stalls on store forwarding.
+pub(crate) const BATCH: usize = 16;
 
 /// Compile-time sizes of an element ([`Stencil`] is the only
 /// implementation). Its methods are the engine's; elements only name the
@@ -53,14 +62,84 @@ pub trait Sizes: sealed::Sealed + Send + Sync + 'static {
     const P: usize;
     /// Reduced variables.
     const R: usize;
+    /// The energy of element `i` of a set.
     #[doc(hidden)]
-    fn value<E: Element<Size = Self>>(e: &E, at: &At) -> f64;
+    fn value<E: Element<Size = Self>>(e: &E, at: &At, i: usize) -> f64;
+    /// The energies of `items[first..first + out.len()]` (at most
+    /// [`BATCH`]) into `out`.
     #[doc(hidden)]
-    fn block<E: Element<Size = Self>>(e: &E, at: &At, kind: Block, fallback: bool, out: &mut [f64]);
+    fn values<E: Element<Size = Self>>(items: &[E], first: usize, at: &At, out: &mut [f64]);
+    /// Block `K` ([`Block::code`]) of `items[first..]`, `stride` entries
+    /// each, into `out` (at most [`BATCH`] blocks), from the dual-number
+    /// fallback if `FALLBACK`; the kind and the choice are compile-time
+    /// constants so that the per-element path carries no dispatch.
+    #[doc(hidden)]
+    fn blocks<E: Element<Size = Self>, const K: u8, const FALLBACK: bool>(
+        items: &[E],
+        first: usize,
+        at: &At,
+        stride: usize,
+        out: &mut [f64],
+    );
     #[doc(hidden)]
     fn has_map<E: Element<Size = Self>>(e: &E) -> bool;
     #[doc(hidden)]
-    fn with_local<E: Element<Size = Self>, T>(e: &E, at: &At, f: impl FnOnce(&Local) -> T) -> T;
+    fn with_local<E: Element<Size = Self>, T>(
+        e: &E,
+        at: &At,
+        i: usize,
+        f: impl FnOnce(&Local) -> T,
+    ) -> T;
+}
+
+/// The gathered local states of up to [`BATCH`] elements (`x_prev` only
+/// for elements with history).
+struct Batch<'b, const N: usize, const P: usize> {
+    x: &'b mut [[f64; N]; BATCH],
+    x_prev: Option<&'b mut [[f64; N]; BATCH]>,
+    p: &'b mut [[f64; P]; BATCH],
+}
+
+impl<const N: usize, const P: usize> Batch<'_, N, P> {
+    /// Runs `f` on a batch on the stack, with room for the previous state
+    /// only if `E` has history.
+    #[inline(always)]
+    fn with<E: Element, T>(f: impl FnOnce(Batch<'_, N, P>) -> T) -> T {
+        let mut x = [[0.0; N]; BATCH];
+        let mut p = [[0.0; P]; BATCH];
+        if E::HISTORY {
+            let mut xp = [[0.0; N]; BATCH];
+            f(Batch {
+                x: &mut x,
+                x_prev: Some(&mut xp),
+                p: &mut p,
+            })
+        } else {
+            f(Batch {
+                x: &mut x,
+                x_prev: None,
+                p: &mut p,
+            })
+        }
+    }
+    /// Gathers elements `first..first + m` of the set.
+    #[inline(always)]
+    fn gather(&mut self, at: &At, first: usize, m: usize) {
+        for j in 0..m {
+            let xp = self.x_prev.as_deref_mut().map(|xp| &mut xp[j]);
+            gather_into::<N, P>(at, first + j, &mut self.x[j], xp, &mut self.p[j]);
+        }
+    }
+    #[inline(always)]
+    fn local(&self, j: usize, ctx: Ctx) -> Local<'_> {
+        let x = &self.x[j];
+        Local {
+            x,
+            x_prev: self.x_prev.as_deref().map_or(x, |xp| &xp[j]),
+            p: &self.p[j],
+            ctx,
+        }
+    }
 }
 
 impl<const N: usize, const P: usize, const R: usize> Sizes for Stencil<N, P, R> {
@@ -68,77 +147,45 @@ impl<const N: usize, const P: usize, const R: usize> Sizes for Stencil<N, P, R> 
     const P: usize = P;
     const R: usize = R;
 
-    fn value<E: Element<Size = Self>>(e: &E, at: &At) -> f64 {
-        let (x, xp, p) = gather::<E, N, P>(at);
-        let c = Ctx::of(at.s);
+    fn value<E: Element<Size = Self>>(e: &E, at: &At, i: usize) -> f64 {
+        let (mut x, mut xp, mut p) = ([0.0; N], [0.0; N], [0.0; P]);
+        gather_into::<N, P>(at, i, &mut x, E::HISTORY.then_some(&mut xp), &mut p);
         let l = Local {
             x: &x,
-            x_prev: &xp,
-            p: &p,
-            ctx: c,
-        };
-        if let Some(v) = e.value(&l) {
-            return v;
-        }
-        if R == N {
-            e.energy(&x, &xp, &p, &c)
-        } else {
-            let b = map::<E, N, R>(e);
-            let r = reduce::<E, N, R>(e, &b, &x);
-            let rp = if E::HISTORY {
-                reduce::<E, N, R>(e, &b, &xp)
-            } else {
-                r
-            };
-            e.energy(&r, &rp, &p, &c)
-        }
-    }
-
-    fn block<E: Element<Size = Self>>(
-        e: &E,
-        at: &At,
-        kind: Block,
-        fallback: bool,
-        out: &mut [f64],
-    ) {
-        let (x, xp, p) = gather::<E, N, P>(at);
-        let l = Local {
-            x: &x,
-            x_prev: &xp,
+            x_prev: if E::HISTORY { &xp } else { &x },
             p: &p,
             ctx: Ctx::of(at.s),
         };
-        let Some(keep) = at.compact else {
-            return full::<E, N, P, R>(e, &l, kind, fallback, out);
-        };
-        // 2-D: evaluate the 3-D embedding, keep the slots that exist.
-        let ns = keep.len();
-        match kind {
-            Block::Gradient => {
-                let mut g = [0.0; N];
-                full::<E, N, P, R>(e, &l, kind, fallback, &mut g);
-                for (o, &i) in out.iter_mut().zip(keep) {
-                    *o = g[i];
-                }
+        value_of::<E, N, R>(e, &l)
+    }
+
+    #[inline(always)]
+    fn values<E: Element<Size = Self>>(items: &[E], first: usize, at: &At, out: &mut [f64]) {
+        Batch::<N, P>::with::<E, _>(|mut b| {
+            b.gather(at, first, out.len());
+            let ctx = Ctx::of(at.s);
+            for (j, o) in out.iter_mut().enumerate() {
+                *o = value_of::<E, N, R>(&items[first + j], &b.local(j, ctx));
             }
-            Block::Hessian | Block::History => {
-                let mut h = [[0.0; N]; N];
-                full::<E, N, P, R>(e, &l, kind, fallback, h.as_flattened_mut());
-                for (a, &i) in keep.iter().enumerate() {
-                    for (b, &j) in keep.iter().enumerate() {
-                        out[a * ns + b] = h[i][j];
-                    }
-                }
+        })
+    }
+
+    #[inline(always)]
+    fn blocks<E: Element<Size = Self>, const K: u8, const FALLBACK: bool>(
+        items: &[E],
+        first: usize,
+        at: &At,
+        stride: usize,
+        out: &mut [f64],
+    ) {
+        Batch::<N, P>::with::<E, _>(|mut b| {
+            b.gather(at, first, out.len() / stride);
+            let ctx = Ctx::of(at.s);
+            for (j, o) in out.chunks_mut(stride).enumerate() {
+                let l = b.local(j, ctx);
+                block::<E, N, P, R, K, FALLBACK>(&items[first + j], &l, at.compact, o);
             }
-            Block::Param => {
-                let mut h = [[0.0; P]; N];
-                full::<E, N, P, R>(e, &l, kind, fallback, h.as_flattened_mut());
-                for (a, &i) in keep.iter().enumerate() {
-                    out[a * P..(a + 1) * P].copy_from_slice(&h[i]);
-                }
-            }
-            Block::ParamGradient => full::<E, N, P, R>(e, &l, kind, fallback, out),
-        }
+        })
     }
 
     fn has_map<E: Element<Size = Self>>(e: &E) -> bool {
@@ -146,36 +193,147 @@ impl<const N: usize, const P: usize, const R: usize> Sizes for Stencil<N, P, R> 
         e.map(b.as_flattened_mut())
     }
 
-    fn with_local<E: Element<Size = Self>, T>(_: &E, at: &At, f: impl FnOnce(&Local) -> T) -> T {
-        let (x, xp, p) = gather::<E, N, P>(at);
+    fn with_local<E: Element<Size = Self>, T>(
+        _: &E,
+        at: &At,
+        i: usize,
+        f: impl FnOnce(&Local) -> T,
+    ) -> T {
+        let (mut x, mut xp, mut p) = ([0.0; N], [0.0; N], [0.0; P]);
+        gather_into::<N, P>(at, i, &mut x, E::HISTORY.then_some(&mut xp), &mut p);
         f(&Local {
             x: &x,
-            x_prev: &xp,
+            x_prev: if E::HISTORY { &xp } else { &x },
             p: &p,
             ctx: Ctx::of(at.s),
         })
     }
 }
 
-/// The element's stencil values at the evaluation point and the previous
-/// state (a copy of the former without history) and its parameter slots.
-#[inline]
-fn gather<E: Element, const N: usize, const P: usize>(at: &At) -> ([f64; N], [f64; N], [f64; P]) {
-    let load = |v: &[f64], i: usize| {
-        let d = at.dofs[i];
-        if d == ABSENT { 0.0 } else { v[d] }
-    };
-    let x: [f64; N] = std::array::from_fn(|i| load(at.s.q, i));
-    let xp = if E::HISTORY {
-        std::array::from_fn(|i| load(at.s.q_prev, i))
+/// The element's energy at its local state, J.
+#[inline(always)]
+fn value_of<E: Element, const N: usize, const R: usize>(e: &E, l: &Local) -> f64 {
+    if let Some(v) = e.value(l) {
+        return v;
+    }
+    let x: &[f64; N] = l.x.try_into().expect("N stencil values");
+    if R == N {
+        e.energy(l.x, l.x_prev, l.p, &l.ctx)
     } else {
-        x
+        let r = reduce_only::<E, N, R>(e, x);
+        let rp = if E::HISTORY {
+            reduce_only::<E, N, R>(e, l.x_prev.try_into().expect("N stencil values"))
+        } else {
+            r
+        };
+        e.energy(&r, &rp, l.p, &l.ctx)
+    }
+}
+
+/// Block `K` of one element at its local state; in a 2-D model (`compact`)
+/// the 3-D embedding is evaluated and the slots that exist are kept.
+#[inline(always)]
+fn block<
+    E: Element,
+    const N: usize,
+    const P: usize,
+    const R: usize,
+    const K: u8,
+    const FALLBACK: bool,
+>(
+    e: &E,
+    l: &Local,
+    compact: Option<&[usize]>,
+    out: &mut [f64],
+) {
+    let (kind, fallback) = (Block::of_code(K), FALLBACK);
+    let Some(keep) = compact else {
+        return full::<E, N, P, R>(e, l, kind, fallback, out);
     };
-    let p = std::array::from_fn(|k| {
-        let j = at.params[k];
-        if j == NO_PARAM { 0.0 } else { at.s.p[j] }
-    });
-    (x, xp, p)
+    let ns = keep.len();
+    match kind {
+        Block::Gradient => {
+            let mut g = [0.0; N];
+            full::<E, N, P, R>(e, l, kind, fallback, &mut g);
+            for (o, &i) in out.iter_mut().zip(keep) {
+                *o = g[i];
+            }
+        }
+        Block::Hessian | Block::History => {
+            let mut h = [[0.0; N]; N];
+            full::<E, N, P, R>(e, l, kind, fallback, h.as_flattened_mut());
+            for (a, &i) in keep.iter().enumerate() {
+                for (b, &j) in keep.iter().enumerate() {
+                    out[a * ns + b] = h[i][j];
+                }
+            }
+        }
+        Block::Param => {
+            let mut h = [[0.0; P]; N];
+            full::<E, N, P, R>(e, l, kind, fallback, h.as_flattened_mut());
+            for (a, &i) in keep.iter().enumerate() {
+                out[a * P..(a + 1) * P].copy_from_slice(&h[i]);
+            }
+        }
+        Block::ParamGradient => full::<E, N, P, R>(e, l, kind, fallback, out),
+    }
+}
+
+/// Element `i`'s stencil values at the evaluation point and, with history,
+/// at the previous state, and its parameter slots.
+#[inline(always)]
+fn gather_into<const N: usize, const P: usize>(
+    at: &At,
+    i: usize,
+    x: &mut [f64; N],
+    xp: Option<&mut [f64; N]>,
+    p: &mut [f64; P],
+) {
+    let dofs: &[usize; N] = at.dofs[i * N..(i + 1) * N]
+        .try_into()
+        .expect("a stencil has N DOFs");
+    // Only a 2-D model has absent slots (the `z` of its nodes).
+    if at.compact.is_none() {
+        load(at.s.q, dofs, x);
+        if let Some(xp) = xp {
+            load(at.s.q_prev, dofs, xp);
+        }
+    } else {
+        load_2d(at.s.q, dofs, x);
+        if let Some(xp) = xp {
+            load_2d(at.s.q_prev, dofs, xp);
+        }
+    }
+    for (pk, &j) in p.iter_mut().zip(&at.params[i * P..(i + 1) * P]) {
+        *pk = if j == NO_PARAM { 0.0 } else { at.s.p[j] };
+    }
+}
+
+#[inline(always)]
+fn load<const N: usize>(v: &[f64], dofs: &[usize; N], out: &mut [f64; N]) {
+    for (o, &d) in out.iter_mut().zip(dofs) {
+        *o = v[d];
+    }
+}
+
+#[inline(always)]
+fn load_2d<const N: usize>(v: &[f64], dofs: &[usize; N], out: &mut [f64; N]) {
+    for (o, &d) in out.iter_mut().zip(dofs) {
+        *o = if d == ABSENT { 0.0 } else { v[d] };
+    }
+}
+
+/// `r = B x`, building `B` only when the element does not reduce itself.
+#[inline]
+fn reduce_only<E: Element, const N: usize, const R: usize>(e: &E, x: &[f64; N]) -> [f64; R] {
+    let mut r = [0.0; R];
+    if !e.reduce(x, &mut r) {
+        let b = map::<E, N, R>(e);
+        for (i, ri) in r.iter_mut().enumerate() {
+            *ri = (0..N).map(|j| b[i][j] * x[j]).sum();
+        }
+    }
+    r
 }
 
 fn map<E: Element, const N: usize, const R: usize>(e: &E) -> [[f64; N]; R] {
@@ -200,6 +358,7 @@ fn reduce<E: Element, const N: usize, const R: usize>(
 
 /// One block of one element over the full 3-D stencil: analytic when the
 /// element writes it (unless `fallback`), dual numbers otherwise.
+#[inline(always)]
 fn full<E: Element, const N: usize, const P: usize, const R: usize>(
     e: &E,
     l: &Local,
@@ -265,6 +424,9 @@ fn reduced<E: Element, const N: usize, const R: usize>(
     (b, r, rp)
 }
 
+// Out of line: the dual-number frames are large, and the analytic path
+// that shares `full` with them should not pay for their stack.
+#[inline(never)]
 fn fallback_gradient<E: Element, const N: usize, const P: usize, const R: usize>(
     e: &E,
     l: &Local,
@@ -292,6 +454,7 @@ fn fallback_gradient<E: Element, const N: usize, const P: usize, const R: usize>
     }
 }
 
+#[inline(never)]
 fn fallback_hessian<E: Element, const N: usize, const P: usize, const R: usize>(
     e: &E,
     l: &Local,
@@ -324,6 +487,7 @@ fn fallback_hessian<E: Element, const N: usize, const P: usize, const R: usize>(
     }
 }
 
+#[inline(never)]
 fn fallback_history<E: Element, const N: usize, const P: usize, const R: usize>(
     e: &E,
     l: &Local,
@@ -360,6 +524,7 @@ fn fallback_history<E: Element, const N: usize, const P: usize, const R: usize>(
     }
 }
 
+#[inline(never)]
 fn fallback_param_block<E: Element, const N: usize, const P: usize, const R: usize>(
     e: &E,
     l: &Local,
@@ -396,6 +561,7 @@ fn fallback_param_block<E: Element, const N: usize, const P: usize, const R: usi
     }
 }
 
+#[inline(never)]
 fn fallback_param_gradient<E: Element, const N: usize, const P: usize, const R: usize>(
     e: &E,
     l: &Local,

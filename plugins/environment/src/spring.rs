@@ -64,6 +64,8 @@ struct SpringEl {
 
 impl SpringEl {
     /// Unit direction, length and tension `k(l − L + u)` at the local state.
+    // Inlined into each caller so the stencil values stay in registers.
+    #[inline(always)]
     fn kinematics(&self, l: &Local) -> ([f64; 3], f64, f64) {
         let e = sub(&load(l.x, 3), &load(l.x, 0));
         let len = norm(&e);
@@ -90,6 +92,14 @@ impl Element for SpringEl {
         }
         true
     }
+    /// `r = x_b − x_a`, without multiplying by `B`.
+    #[inline]
+    fn reduce(&self, x: &[f64], r: &mut [f64]) -> bool {
+        for a in 0..3 {
+            r[a] = x[3 + a] - x[a];
+        }
+        true
+    }
     fn energy<D: Scalar>(&self, e: &[D], _: &[D], p: &[D], _: &Ctx) -> D {
         let mut l2 = D::from(0.0);
         for c in e {
@@ -98,6 +108,7 @@ impl Element for SpringEl {
         let s = l2.sqrt() - (-p[0] + self.rest);
         s * s * (0.5 * self.k)
     }
+    #[inline]
     fn gradient(&self, l: &Local, g: &mut [f64]) -> bool {
         let (n, _, f) = self.kinematics(l);
         for a in 0..3 {
@@ -107,6 +118,7 @@ impl Element for SpringEl {
         true
     }
     /// `K = k n nᵀ + (f/l)(I − n nᵀ)`, `H = [[K, −K], [−K, K]]`.
+    #[inline]
     fn hessian(&self, l: &Local, h: &mut [f64]) -> bool {
         let (n, len, f) = self.kinematics(l);
         let t = f / len;

@@ -59,6 +59,7 @@ impl TetEl {
             (D::from(self.lame.0), D::from(self.lame.1))
         }
     }
+    #[inline]
     fn f_of(&self, x: &[f64]) -> [f64; 9] {
         let mut f = [0.0; 9];
         for a in 0..4 {
@@ -92,6 +93,7 @@ impl Element for TetEl {
         }
         true
     }
+    #[inline]
     fn reduce(&self, x: &[f64], r: &mut [f64]) -> bool {
         r.copy_from_slice(&self.f_of(x));
         true
@@ -101,6 +103,7 @@ impl Element for TetEl {
         let f: [D; 9] = std::array::from_fn(|k| f[k]);
         psi(&f, mu, lambda) * self.vol
     }
+    #[inline]
     fn gradient(&self, l: &Local, o: &mut [f64]) -> bool {
         let (mu, la) = self.material(l.p);
         let Some(p) = stress(&self.f_of(l.x), mu, la) else {
