@@ -185,10 +185,31 @@ fn main() -> std::process::ExitCode {
     match run_cli() {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", report(&e));
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes on one line, `: `-separated. pliant's error
+/// messages already include their source's message (so that `{e}` alone
+/// says everything), so a cause whose message the previous one contains
+/// is not repeated.
+fn report(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    let mut last = String::new();
+    for cause in e.chain() {
+        let m = cause.to_string();
+        if !last.is_empty() && last.contains(&m) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&m);
+        last = m;
+    }
+    out
 }
 
 fn run_cli() -> Result<()> {

@@ -80,6 +80,21 @@ fn simulate_reports_a_bad_scene_without_panicking() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.json"));
+    // A bad value deep in an energy: named by its path, said once.
+    std::fs::write(
+        &f,
+        r#"{"dim": 3, "nodes": [[0,0,0], [0.1,0,0]], "mass": 1,
+            "energies": [{"type": "spring", "springs": [{"nodes": [0, 1], "stiffness": -5}]}]}"#,
+    )
+    .unwrap();
+    let out = pliant().args(["simulate"]).arg(&f).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("energies[0] (spring)") && err.contains("`springs[0].stiffness` is -5"),
+        "{err}"
+    );
+    assert_eq!(err.matches("is -5").count(), 1, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
