@@ -19,6 +19,18 @@ use crate::element::ElementSet;
 use crate::error::Result;
 use crate::state::EvalState;
 
+/// The Jacobians of one energy's carried-state update
+/// `c_k = T(q_prev, c_{k−1})` (see [`Energy::carried_transition`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CarriedTransition {
+    /// Length of the carried state `c`.
+    pub len: usize,
+    /// `∂c_k/∂q_prev` as `(carried index, DOF, value)`; duplicates add up.
+    pub dq: Vec<(usize, usize, f64)>,
+    /// `∂c_k/∂c_{k−1}` as `(carried index, carried index, value)`.
+    pub dc: Vec<(usize, usize, f64)>,
+}
+
 /// A bound set of elements contributing an energy (J).
 pub trait Energy: Send + Sync + std::fmt::Debug {
     /// The element set: stencils, value, derivative blocks and their
@@ -46,6 +58,25 @@ pub trait Energy: Send + Sync + std::fmt::Debug {
     /// Restores a snapshot taken by [`Energy::carried_state`].
     fn restore_carried_state(&mut self, _snapshot: &[f64]) -> Result<()> {
         Ok(())
+    }
+
+    /// For an energy whose value depends on what it carries (rod reference
+    /// frames), the Jacobians of the update `c_k = T(q_prev, c_{k−1})` that
+    /// [`Energy::begin_step`]`(q_prev, p, …)` is about to make, evaluated at
+    /// the current carried state `c_{k−1}` (in the index space of the
+    /// [`Energy::carried_state`] snapshot). With [`Energy::carried_block`],
+    /// this lets rollout derivatives follow the carried state through the
+    /// recurrence, so they are exact. `None` (the default): the energy's
+    /// value does not depend on carried state.
+    fn carried_transition(&self, _q_prev: &[f64], _p: &[f64]) -> Option<CarriedTransition> {
+        None
+    }
+
+    /// `∂²E/∂q∂c` at `s` with the current carried state (after
+    /// `begin_step`), as `(DOF, carried index, value)` entries; only asked
+    /// of energies that return a [`Energy::carried_transition`].
+    fn carried_block(&self, _s: &EvalState) -> Vec<(usize, usize, f64)> {
+        Vec::new()
     }
 
     /// The simulator's state was set from outside to `q` (a new rollout):

@@ -66,7 +66,7 @@ mod state;
 pub mod vec3;
 
 pub use element::{Block, Element, ElementList, ElementSet, Elements, Local, Stencil};
-pub use energy::Energy;
+pub use energy::{CarriedTransition, Energy};
 pub use error::{CoreError, Invalid, Result};
 pub use integrator::Integrator;
 pub use layout::{DofKind, Layout, ParamKind};

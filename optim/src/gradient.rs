@@ -17,6 +17,12 @@
 //!   `A_k μ_k = S̄_k`, then `S̄_{k−1} += vxp V̄_k − B_kᵀ μ_k`,
 //!   `V̄_{k−1} += vv V̄_k − C_kᵀ μ_k`, `∇_z O += P_kᵀ(b_k + c_{k+1} − D_kᵀ μ_k)`
 //!   — one solve per step whatever the length of `z`.
+//!
+//! Energies that carry state from step to step which their value depends
+//! on (rod reference frames: `c_k = T(x_{k−1}, c_{k−1})`) add `E_k = ∂g_k/∂c_k`
+//! to both: forward, `C_k = T_x C_{k−1}ˣ + T_c C_{k−1}` joins the right-hand
+//! side as `E_k C_k`; backward, `C̄_k −= E_kᵀ μ_k`, `S̄_{k−1} += T_xᵀ C̄_k`,
+//! `C̄_{k−1} = T_cᵀ C̄_k`. So rollout derivatives stay exact through them.
 
 use crate::controls::ControlMap;
 use crate::error::Result;
@@ -126,6 +132,8 @@ pub fn jacobian_forward(
     let mut buf = Residuals::default();
     let mut p_prev_blk = vec![0.0; np * nz];
     let mut rhs = vec![0.0; n * nz];
+    // Carried-state sensitivities, column-major m × nz (rod frames).
+    let mut c = Vec::new();
     for k in 1..=tr.steps() {
         let owned;
         let d = match tr.stored_derivatives(k) {
@@ -137,6 +145,19 @@ pub fn jacobian_forward(
         };
         let pk = map.dense_block(k, np);
         rhs.fill(0.0);
+        let m = d.carried_len();
+        if m > 0 {
+            let mut c_new = vec![0.0; m * nz];
+            for j in 0..nz {
+                let cj = &mut c_new[j * m..(j + 1) * m];
+                mul_add(&d.dc_dx_prev, &s[j * n..(j + 1) * n], cj);
+                if c.len() == m * nz {
+                    mul_add(&d.dc_dc_prev, &c[j * m..(j + 1) * m], cj);
+                }
+                mul_add(&d.dg_dc, cj, &mut rhs[j * n..(j + 1) * n]);
+            }
+            c = c_new;
+        }
         for j in 0..nz {
             let col = &mut rhs[j * n..(j + 1) * n];
             mul_add(&d.dg_dx_prev, &s[j * n..(j + 1) * n], col);
@@ -226,6 +247,9 @@ pub fn gradient_adjoint(
     let mut grad = vec![0.0; nz];
     let mut s_bar = vec![0.0; n];
     let mut v_bar = vec![0.0; n];
+    // Adjoint of the carried state c_k (rod frames); the objective does not
+    // read it, so it starts at zero.
+    let mut c_bar: Vec<f64> = Vec::new();
     for k in (1..=kmax).rev() {
         let d = match tr.stored_derivatives(k) {
             Some(d) => d,
@@ -257,6 +281,21 @@ pub fn gradient_adjoint(
         for i in 0..n {
             s_prev[i] -= bt[i];
             v_prev[i] -= ct[i];
+        }
+        // c_k = T(x_{k−1}, c_{k−1}): c̄_k −= (∂g/∂c_k)ᵀ μ_k, then
+        // x̄_{k−1} += (∂c_k/∂x_{k−1})ᵀ c̄_k, c̄_{k−1} = (∂c_k/∂c_{k−1})ᵀ c̄_k.
+        let m = d.carried_len();
+        if m > 0 {
+            c_bar.resize(m, 0.0);
+            let mut et = vec![0.0; m];
+            tr_mul_add(&d.dg_dc, &mu, &mut et);
+            for (cb, e) in c_bar.iter_mut().zip(&et) {
+                *cb -= e;
+            }
+            tr_mul_add(&d.dc_dx_prev, &c_bar, &mut s_prev);
+            let mut c_prev = vec![0.0; m];
+            tr_mul_add(&d.dc_dc_prev, &c_bar, &mut c_prev);
+            c_bar = c_prev;
         }
         s_bar = s_prev;
         v_bar = v_prev;

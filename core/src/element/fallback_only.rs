@@ -58,6 +58,16 @@ impl Energy for FallbackOnly {
     fn restore_carried_state(&mut self, snapshot: &[f64]) -> crate::Result<()> {
         self.0.restore_carried_state(snapshot)
     }
+    fn carried_transition(
+        &self,
+        q_prev: &[f64],
+        p: &[f64],
+    ) -> Option<crate::energy::CarriedTransition> {
+        self.0.carried_transition(q_prev, p)
+    }
+    fn carried_block(&self, s: &EvalState) -> Vec<(usize, usize, f64)> {
+        self.0.carried_block(s)
+    }
     fn reset(&mut self, q: &[f64]) {
         self.0.reset(q)
     }

@@ -18,12 +18,12 @@ use super::guard::GuardFn;
 use crate::registry::EnergyInfo;
 
 /// Revision of the plugin calling convention (bump on any change to it).
-pub const ABI_REVISION: u32 = 3;
+pub const ABI_REVISION: u32 = 4;
 
 /// The tag both sides must agree on, NUL-terminated: ABI revision,
 /// pliant-core version and source hash, rustc version, target, panic strategy.
 pub const ABI_TAG: &str = concat!(
-    "pliant-plugin-abi 3; pliant-core ",
+    "pliant-plugin-abi 4; pliant-core ",
     env!("CARGO_PKG_VERSION"),
     " (source ",
     env!("PLIANT_SOURCE_HASH"),

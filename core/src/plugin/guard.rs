@@ -8,7 +8,7 @@
 //! set (`len`, `dofs`, `params`) are called directly and must not panic.
 
 use crate::element::{Block, ElementSet};
-use crate::energy::Energy;
+use crate::energy::{CarriedTransition, Energy};
 use crate::error::{CoreError, Result};
 use crate::model::Declare;
 use crate::registry::{EnergyInfo, SpecError};
@@ -194,6 +194,21 @@ impl Energy for PanicGuard {
         let inner = &mut self.inner;
         catch_unwind(AssertUnwindSafe(|| inner.restore_carried_state(snapshot)))
             .unwrap_or_else(|e| Err(panicked(self.name, "restore_carried_state", &e)))
+    }
+    fn carried_transition(&self, q: &[f64], p: &[f64]) -> Option<CarriedTransition> {
+        if self.poisoned.load(Ordering::Relaxed) {
+            return None;
+        }
+        catch_unwind(AssertUnwindSafe(|| self.inner.carried_transition(q, p))).unwrap_or_else(|e| {
+            self.poison("carried_transition", &e);
+            None
+        })
+    }
+    fn carried_block(&self, s: &EvalState) -> Vec<(usize, usize, f64)> {
+        catch_unwind(AssertUnwindSafe(|| self.inner.carried_block(s))).unwrap_or_else(|e| {
+            self.poison("carried_block", &e);
+            Vec::new()
+        })
     }
     fn structure_version(&self) -> u64 {
         self.inner.structure_version()

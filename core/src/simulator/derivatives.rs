@@ -37,6 +37,14 @@ pub struct StepDerivatives {
     pub dg_dv_prev: SparseMat,
     /// `∂g_k/∂p_k`, `n × n_params`.
     pub dg_dp: SparseMat,
+    /// `∂g_k/∂c_k`, `n × m`: the residual's dependence on what the energies
+    /// carry (`c`, the concatenation of every energy's carried state that
+    /// the energy value depends on, in model order; `m = 0` for most models).
+    pub dg_dc: SparseMat,
+    /// `∂c_k/∂x_{k−1}`, `m × n` (the carried-state update at the step's start).
+    pub dc_dx_prev: SparseMat,
+    /// `∂c_k/∂c_{k−1}`, `m × m`.
+    pub dc_dc_prev: SparseMat,
     /// Velocity update coefficients.
     pub vx: f64,
     /// See `vx`.
@@ -125,7 +133,93 @@ impl StepDerivatives {
     }
 }
 
+impl StepDerivatives {
+    /// Length `m` of the carried state the blocks follow (0 for most models).
+    pub fn carried_len(&self) -> usize {
+        self.dc_dc_prev.nrows()
+    }
+}
+
+/// The carried-state update of one step, for every energy that reports one
+/// ([`crate::Energy::carried_transition`]), in the concatenated index space.
+#[derive(Debug, Default)]
+pub(super) struct CarriedUpdate {
+    /// Per energy, the offset and length of its carried state (`None`: it
+    /// reports none).
+    spans: Vec<Option<(usize, usize)>>,
+    len: usize,
+    dq: Vec<Triplet<usize, usize, f64>>,
+    dc: Vec<Triplet<usize, usize, f64>>,
+}
+
 impl Simulator {
+    /// Every energy's carried-state transition from `q_prev` (before `begin_step`).
+    pub(super) fn carried_transitions(&self, q_prev: &[f64], p: &[f64]) -> Result<CarriedUpdate> {
+        let n = q_prev.len();
+        let mut u = CarriedUpdate::default();
+        for (k, e) in self.model.energies.iter().enumerate() {
+            let Some(t) = e.carried_transition(q_prev, p) else {
+                u.spans.push(None);
+                continue;
+            };
+            let off = u.len;
+            let bad = |what: &str, r: usize, c: usize| CoreError::Inconsistent {
+                field: format!(
+                    "energies[{k}] ({}) carried transition: {what} entry ({r}, {c}) with {} carried values and {n} DOFs",
+                    self.model.energy_name(k),
+                    t.len
+                ),
+                problem: "an entry lies outside the carried state or the DOFs",
+            };
+            for &(r, c, v) in &t.dq {
+                if r >= t.len || c >= n {
+                    return Err(bad("∂c/∂q", r, c));
+                }
+                u.dq.push(Triplet::new(off + r, c, finite_entry(v, k, "∂c/∂q")?));
+            }
+            for &(r, c, v) in &t.dc {
+                if r >= t.len || c >= t.len {
+                    return Err(bad("∂c/∂c", r, c));
+                }
+                u.dc.push(Triplet::new(off + r, off + c, finite_entry(v, k, "∂c/∂c")?));
+            }
+            u.spans.push(Some((off, t.len)));
+            u.len += t.len;
+        }
+        Ok(u)
+    }
+
+    /// `scale · ∂²E/∂q∂c` of every energy with carried state, at `s`.
+    fn carried_blocks(
+        &self,
+        carried: &CarriedUpdate,
+        s: &EvalState,
+        scale: f64,
+        out: &mut Vec<Triplet<usize, usize, f64>>,
+    ) -> Result<()> {
+        let n = s.q.len();
+        for (k, (e, span)) in self.model.energies.iter().zip(&carried.spans).enumerate() {
+            let &Some((off, len)) = span else { continue };
+            for (r, c, v) in e.carried_block(s) {
+                if r >= n || c >= len {
+                    return Err(CoreError::Inconsistent {
+                        field: format!(
+                            "energies[{k}] ({}) carried block: entry ({r}, {c}) with {n} DOFs and {len} carried values",
+                            self.model.energy_name(k)
+                        ),
+                        problem: "an entry lies outside the DOFs or the carried state",
+                    });
+                }
+                out.push(Triplet::new(
+                    r,
+                    off + c,
+                    scale * finite_entry(v, k, "∂²E/∂q∂c")?,
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Differentiation blocks at the converged `x = x_k` (see [`StepDerivatives`]).
     pub(super) fn derivatives(
         &mut self,
@@ -134,6 +228,7 @@ impl Simulator {
         v0: &[f64],
         t0: f64,
         p: &[f64],
+        carried: &CarriedUpdate,
     ) -> Result<StepDerivatives> {
         let h = self.dt;
         let n = x.len();
@@ -142,6 +237,8 @@ impl Simulator {
         let mut txp = Vec::new();
         let mut tvp = Vec::new();
         let mut tp = Vec::new();
+        let mut tc = Vec::new();
+        let m = carried.len;
         let factor;
         if self.integrator == Integrator::SymplecticEuler {
             // g = M(x − x_{k−1} − h v_{k−1}) + h² ∇E(x_{k−1}; x_{k−1} − h v_{k−1}).
@@ -161,6 +258,7 @@ impl Simulator {
             self.asm
                 .history_triplets(&self.model, &s, -h * h * h, &mut tvp)?;
             self.asm.param_triplets(&self.model, &s, h * h, &mut tp)?;
+            self.carried_blocks(carried, &s, h * h, &mut tc)?;
             factor = DiffFactor::Diagonal(self.mass_free.clone());
         } else {
             let y: Vec<f64> = x
@@ -196,6 +294,7 @@ impl Simulator {
             }
             self.asm.history_triplets(&self.model, &s, ce, &mut txp)?;
             self.asm.param_triplets(&self.model, &s, ce, &mut tp)?;
+            self.carried_blocks(carried, &s, ce, &mut tc)?;
         }
         if form.c_m != 0.0 {
             for (k, &i) in self.free_dofs.iter().enumerate() {
@@ -209,12 +308,28 @@ impl Simulator {
             dg_dx_prev: from_triplets(n, n, &txp)?,
             dg_dv_prev: from_triplets(n, n, &tvp)?,
             dg_dp: from_triplets(n, np, &tp)?,
+            dg_dc: from_triplets(n, m, &tc)?,
+            dc_dx_prev: from_triplets(m, n, &carried.dq)?,
+            dc_dc_prev: from_triplets(m, m, &carried.dc)?,
             vx: form.vx,
             vxp: form.vxp,
             vv: form.vv,
             free_dofs: self.free_dofs.clone(),
             n,
             factor,
+        })
+    }
+}
+
+/// `v` if finite, else an error naming energy `k` and the block.
+fn finite_entry(v: f64, k: usize, what: &str) -> Result<f64> {
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(CoreError::NonFinite {
+            what: format!("{what} of energy #{k}"),
+            index: 0,
+            value: v,
         })
     }
 }

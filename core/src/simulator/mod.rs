@@ -294,6 +294,13 @@ impl Simulator {
             });
         }
         let (q0, v0, t0) = (self.q.clone(), self.v.clone(), self.t);
+        // What the energies' carried state does in this step's begin_step,
+        // taken before it happens.
+        let carried = if derive {
+            Some(self.carried_transitions(&q0, p)?)
+        } else {
+            None
+        };
         let mut total = NewtonStats::default();
         let mut substeps = 0;
         let res = self.advance(&q0, &v0, t0, self.dt, p, 0, &mut total, &mut substeps);
@@ -305,7 +312,8 @@ impl Simulator {
                             "differentiation blocks are unavailable for a step that was split by step halving",
                         ));
                     }
-                    Some(self.derivatives(&q, &q0, &v0, t0, p)?)
+                    let carried = carried.unwrap_or_default();
+                    Some(self.derivatives(&q, &q0, &v0, t0, p, &carried)?)
                 } else {
                     None
                 };
@@ -527,11 +535,12 @@ impl Simulator {
                 });
             }
         }
+        let carried = self.carried_transitions(x_prev, p)?;
         for e in self.model.energies.iter_mut() {
             e.begin_step(x_prev, p, self.dt, t_prev);
         }
         self.refresh_structure()?;
-        let d = self.derivatives(x, x_prev, v_prev, t_prev, p)?;
+        let d = self.derivatives(x, x_prev, v_prev, t_prev, p, &carried)?;
         for e in self.model.energies.iter_mut() {
             e.end_step(x, p);
         }

@@ -2,6 +2,9 @@
 //! the dual-number fallback over the 8 reduced variables, on a wiggly
 //! 1,000-node rod with lagged frames away from the evaluation point.
 //!
+//! Also the per-step cost of following the carried frames in rollout
+//! derivatives.
+//!
 //! `cargo bench -p pliant-rod --bench rod_element` (release). Element loops
 //! below 2,048 elements run sequentially, so the figures are single-thread.
 
@@ -146,5 +149,20 @@ fn main() {
                 f / a
             );
         }
+        // Once per step, only when rollout derivatives are recorded: the
+        // Jacobians of the frame transport and ∂²E/∂x∂c (dual numbers).
+        let tr = time(|| {
+            black_box(rod.carried_transition(&q_prev, &p));
+        });
+        let fb = time(|| {
+            black_box(rod.carried_block(&s));
+        });
+        let hess = time(|| set.blocks(&s, Block::Hessian, black_box(&mut h)));
+        println!(
+            "  frames (per step, derivatives only): transport Jacobians {:>6.0}, ∂²E/∂x∂c {:>6.0}   ({:.1}x one Hessian pass)",
+            per(tr),
+            per(fb),
+            (tr + fb) / hess
+        );
     }
 }

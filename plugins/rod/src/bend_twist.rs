@@ -53,7 +53,7 @@
 //! [`crate::rod`] compare this with the fallback of the literal definition
 //! at configurations with `t ≠ a`.
 
-use crate::frames::{EdgeFrame, reference_twist_direct, transport};
+use crate::frames::{EdgeFrame, reference_twist_direct, solid_angle, transport};
 use pliant_core::Scalar;
 use pliant_core::vec3::{V3, add, cross, dot, lift, norm, scale, sub, unit};
 
@@ -154,6 +154,44 @@ impl BendTwist {
             (d1 * d1 + d2 * d2) * (0.5 * self.kb),
             dt * dt * (0.5 * self.kt),
         )
+    }
+
+    /// `E_bend + E_twist` (J) as a function of the edges, twists and the
+    /// lagged frames themselves (oriented tangents `a`, directors `u`,
+    /// reference twist `ψ₀`), all in the scalar type `D`, by the closed
+    /// forms of [`BendTwist::value`] (the same function of every argument,
+    /// with `v = a × u`): what the derivatives through the carried frames
+    /// differentiate (`∂²E/∂r∂c`).
+    #[allow(clippy::too_many_arguments)]
+    pub fn energy_with_frames<D: Scalar>(
+        &self,
+        ei: &V3<D>,
+        ej: &V3<D>,
+        th: [D; 2],
+        kbar: [D; 2],
+        tbar: D,
+        a: &[V3<D>; 2],
+        u: &[V3<D>; 2],
+        psi0: D,
+    ) -> D {
+        let t = [unit(ei), unit(ej)];
+        // Material directors m_α = P(a → t) μ_α of the constant-frame
+        // directors μ₁ = cos θ u + sin θ v, μ₂ = cos θ v − sin θ u.
+        let m: [[V3<D>; 2]; 2] = std::array::from_fn(|k| {
+            let v = cross(&a[k], &u[k]);
+            let (s, c) = th[k].sin_cos();
+            let mu1 = add(&scale(c, &u[k]), &scale(s, &v));
+            let mu2 = sub(&scale(c, &v), &scale(s, &u[k]));
+            [transport(&a[k], &t[k], &mu1), transport(&a[k], &t[k], &mu2)]
+        });
+        let den = dot(&t[0], &t[1]) + 1.0;
+        let kap: [D; 2] =
+            std::array::from_fn(|al| (dot(&m[0][al], &t[1]) - dot(&m[1][al], &t[0])) / den);
+        let tau = th[1] - th[0] + psi0
+            - solid_angle(&a[0], &t[0], &t[1])
+            - solid_angle(&a[0], &t[1], &a[1]);
+        let (d1, d2, dt) = (kap[0] - kbar[0], kap[1] - kbar[1], tau - tbar);
+        (d1 * d1 + d2 * d2) * (0.5 * self.kb) + dt * dt * (0.5 * self.kt)
     }
 
     /// Constant-frame material directors `[μ₁, μ₂]` per edge at angles `th`.

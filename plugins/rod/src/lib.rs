@@ -21,13 +21,15 @@
 //! against the dual-number fallback and finite differences with
 //! [`pliant_core::derivcheck`] in the tests.
 //!
-//! Differentiating rollouts: within a step the frames are transported from
-//! the lagged ones, so each step's derivatives are exact; across steps the
-//! lagged frames are carried state whose dependence on earlier tangents is
-//! not differentiated. Planar rods (tangents in one plane, first director
-//! along its normal) are therefore exact; out of the plane this holonomy
-//! term costs about 1e-4 relative error in rollout gradients
-//! (`tests/rod_gradients.rs` in the workspace root).
+//! Differentiating rollouts: the lagged reference frames are carried state,
+//! transported each step along the tangents of the previous state, so a
+//! step's energy depends on the whole path of tangents (out of the plane, a
+//! holonomy). The rod reports the Jacobians of that transport and the mixed
+//! block `∂²E/∂x∂c` ([`pliant_core::Energy::carried_transition`],
+//! [`pliant_core::Energy::carried_block`]), and the engine threads them
+//! through the sensitivity and adjoint recurrences: rollout gradients of
+//! twisted, non-planar rods are exact (checked against central differences
+//! of whole rollouts in `tests/rod_gradients.rs` of the workspace root).
 
 #![warn(missing_docs)]
 

@@ -8,7 +8,8 @@ use crate::network::{Plan, RodNetwork};
 use pliant_core::parallel::deterministic_sum;
 use pliant_core::vec3::{cross, norm};
 use pliant_core::{
-    CoreError, DofKind, Element, ElementSet, Elements, Energy, EvalState, Layout, Result,
+    CarriedTransition, CoreError, DofKind, Element, ElementSet, Elements, Energy, EvalState,
+    Layout, Result,
 };
 
 /// The DOF kind of the rod twist angles.
@@ -231,6 +232,15 @@ impl Energy for RodEnergy {
         }
         out.extend_from_slice(&b.frames.ref_twist);
         out
+    }
+
+    /// Exact rollout derivatives through the frames (see `carried.rs`).
+    fn carried_transition(&self, q_prev: &[f64], _p: &[f64]) -> Option<CarriedTransition> {
+        Some(self.transition(q_prev))
+    }
+
+    fn carried_block(&self, s: &EvalState) -> Vec<(usize, usize, f64)> {
+        self.frame_block(s)
     }
 
     fn restore_carried_state(&mut self, snapshot: &[f64]) -> Result<()> {

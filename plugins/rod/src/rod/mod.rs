@@ -46,6 +46,7 @@
 //! first edge's two nodes and its twist).
 
 mod bind;
+mod carried;
 mod energy;
 mod spec;
 mod validate;

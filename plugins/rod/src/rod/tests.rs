@@ -31,7 +31,7 @@ fn twin(rod: &Rod, model: &Model) -> RodEnergy {
 /// Builds a model with nodes at `pos` (no mass of their own), control
 /// channels `(name, value)` and `rod`, and returns it with a twin of the
 /// rod bound to it.
-fn setup(rod: Rod, pos: &[[f64; 3]], channels: &[(&str, f64)]) -> (RodEnergy, Model) {
+pub(super) fn setup(rod: Rod, pos: &[[f64; 3]], channels: &[(&str, f64)]) -> (RodEnergy, Model) {
     let mut b = ModelBuilder::new(3).unwrap();
     for p in pos {
         b.add_node(p, 0.0).unwrap();
@@ -56,7 +56,7 @@ fn eval<'a>(q: &'a [f64], p: &'a [f64]) -> EvalState<'a> {
 }
 
 /// A non-planar, non-straight chain of `n` nodes with ~2 cm edges.
-fn wiggly(n: usize, rng: &mut Rng) -> Vec<[f64; 3]> {
+pub(super) fn wiggly(n: usize, rng: &mut Rng) -> Vec<[f64; 3]> {
     let mut x = vec![[0.0; 3]];
     let mut dir = [1.0, 0.0, 0.0];
     for _ in 1..n {
@@ -76,7 +76,7 @@ fn wiggly(n: usize, rng: &mut Rng) -> Vec<[f64; 3]> {
 
 /// Node coordinates perturbed by `s` (m) and twist angles set to random
 /// values in ±`th` (rad).
-fn perturb(model: &Model, q: &[f64], s: f64, th: f64, rng: &mut Rng) -> Vec<f64> {
+pub(super) fn perturb(model: &Model, q: &[f64], s: f64, th: f64, rng: &mut Rng) -> Vec<f64> {
     let mut out = q.to_vec();
     for (i, k) in model.layout().dof_kinds().iter().enumerate() {
         out[i] += match k {
@@ -136,7 +136,7 @@ fn check_away_from_lag(rod: &mut RodEnergy, model: &Model, p: &[f64], seed: u64)
     assert!((v - fb).abs() <= 1e-12 * fb.abs());
 }
 
-fn actuated_chain(n: usize) -> Rod {
+pub(super) fn actuated_chain(n: usize) -> Rod {
     Rod::chain(&(0..n).collect::<Vec<_>>(), RAD, E, 0.3, 1000.0)
         .actuate(Actuation::curvature("k1", 1, Some(vec![0, 1])))
         .actuate(Actuation::curvature("k2", 2, Some(vec![2])).with_gain(-0.7))
@@ -144,7 +144,7 @@ fn actuated_chain(n: usize) -> Rod {
         .actuate(Actuation::stretch("s", Some(vec![0, n - 2])))
 }
 
-const CHANNELS: [(&str, f64); 4] = [("k1", 3.0), ("k2", -2.0), ("tw", 1.5), ("s", 0.04)];
+pub(super) const CHANNELS: [(&str, f64); 4] = [("k1", 3.0), ("k2", -2.0), ("tw", 1.5), ("s", 0.04)];
 
 #[test]
 fn derivatives_of_an_actuated_wiggly_rod_away_from_the_lagged_frames() {
