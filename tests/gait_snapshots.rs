@@ -4,7 +4,7 @@
 //! before snapshotting: lengths to 1 µm (`1e-6` m), objectives to 4
 //! significant digits, so the snapshots are stable across machines (SIMD
 //! width changes round-off far below that). CI (`CI=true`) never writes
-//! snapshots; see README "Gait snapshots" for reviewing a changed gait.
+//! snapshots; see `snapshots/README.md` for reviewing a changed gait.
 
 use pliant::gait::GaitSetup;
 use pliant::optim::{Method, OptimizeSettings, optimize};
