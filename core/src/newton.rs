@@ -38,12 +38,22 @@ pub enum HessianStrategy {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct NewtonSettings {
-    /// Maximum iterations per step.
+    /// Maximum iterations per step. The default 50 is for time steps, which
+    /// start from the previous state (a few to 20 iterations in the papers'
+    /// scenes); a static solve from the rest shape under a large load, or
+    /// a very large step, can need more (a 3,072-tet column under gravity
+    /// took 84): raise it, or use `max_step_halvings`.
     pub max_iterations: usize,
-    /// Absolute tolerance on the free-DOF residual force, ∞-norm, N. (A
-    /// solve also stops when a fresh Newton step no longer changes the state
-    /// beyond its floating-point round-off: the residual of a very stiff
-    /// system can floor above 1e-10 N.)
+    /// Absolute tolerance on the free-DOF residual force, ∞-norm, N.
+    ///
+    /// A tolerance the arithmetic cannot reach does not fail a run: forces
+    /// computed from positions `x` through stiffnesses `H` carry round-off
+    /// of order `ε · max|H| · max|x|`. When the residual is below
+    /// `64 ε · max|H| · max|x| · √n` (n free DOFs) and stops falling (three
+    /// iterations without halving), or the line search or the iteration
+    /// budget ends there, the step is accepted with a logged warning and
+    /// [`NewtonStats::at_noise_floor`] set. A solve also stops when a fresh
+    /// Newton step no longer changes the state beyond its round-off.
     pub abs_tol: f64,
     /// Tolerance relative to the residual at the initial guess.
     pub rel_tol: f64,
@@ -116,6 +126,11 @@ pub struct NewtonStats {
     pub backtracks: usize,
     /// Final residual, N (∞-norm over free DOFs).
     pub residual: f64,
+    /// The solve ended above the tolerance at the round-off floor of the
+    /// problem (the tolerance asks for more than `f64` resolves; logged as a
+    /// warning): the residual stopped falling within `64 ε · max|H| · max|x| · √n`.
+    #[serde(default)]
+    pub at_noise_floor: bool,
 }
 
 /// A potential over the full DOF vector whose free part Newton minimizes.
@@ -158,6 +173,16 @@ fn inf_norm(v: &[f64]) -> f64 {
     })
 }
 
+/// The level below which a residual (in `Φ`'s gradient units) is
+/// round-off: forces are computed from positions of magnitude `x_scale`
+/// through stiffnesses up to `h_max` (the Hessian's largest entry), so each
+/// carries an absolute error of order `ε · h_max · x_scale`; summed over
+/// the `n` DOFs' couplings that grows like `√n`. The factor 64 covers the
+/// few operations per term; a tolerance below this cannot be met reliably.
+pub(crate) fn noise_floor(h_max: f64, x_scale: f64, n: usize) -> f64 {
+    64.0 * f64::EPSILON * h_max * x_scale.max(f64::MIN_POSITIVE) * (n.max(1) as f64).sqrt()
+}
+
 /// Factorizes the Hessian following `strategy` (see [`HessianStrategy`]);
 /// `last_shift` carries the last successful diagonal shift between iterations.
 fn direction_factor(
@@ -167,10 +192,12 @@ fn direction_factor(
     strategy: HessianStrategy,
     last_shift: &mut f64,
     stats: &mut NewtonStats,
+    h_max: &mut f64,
 ) -> std::result::Result<Factor, String> {
     let mut h = pot
         .hessian(x, strategy == HessianStrategy::Project)
         .map_err(|e| e.to_string())?;
+    *h_max = h.val().iter().fold(0.0f64, |m, v| m.max(v.abs()));
     if let Ok(f) = solver.factor(h) {
         return Ok(f);
     }
@@ -182,11 +209,7 @@ fn direction_factor(
         }
     }
     stats.shifted += 1;
-    let scale = h
-        .val()
-        .iter()
-        .fold(0.0f64, |m, v| m.max(v.abs()))
-        .max(1e-300);
+    let scale = h_max.max(1e-300);
     let mut shift = (1e-10 * scale).max(0.1 * *last_shift);
     for _ in 0..40 {
         let hs = pot.shifted(shift).map_err(|e| e.to_string())?;
@@ -238,8 +261,28 @@ pub(crate) fn minimize_with(
     // Whether the last iteration cut the residual by `reuse_below` or more
     // (a carried factorization gets one try).
     let mut fast = factor.is_some();
+    // The residual's round-off floor (see [`noise_floor`]), from the last
+    // fresh Hessian; and the stagnation count below it.
+    let mut h_max = 0.0;
+    let mut floor = 0.0;
+    let (mut best, mut stalled) = (r0, 0usize);
     loop {
         if stats.residual <= tol {
+            if settings.reuse_below > 0.0 {
+                *carry = factor;
+            }
+            return Ok(stats);
+        }
+        // Below the floor, the tolerance asks for more than the arithmetic
+        // resolves: accept once the residual stops falling (3 iterations
+        // without halving), or where the solve would otherwise fail.
+        let at_floor = stats.residual <= floor;
+        if at_floor && (stalled >= 3 || stats.iterations >= settings.max_iterations) {
+            log::warn!(
+                "Newton accepted a residual of {:.3e} N above the tolerance {tol:.3e} N: it is at the round-off floor of this problem ({floor:.3e} N), which the tolerance is below",
+                stats.residual
+            );
+            stats.at_noise_floor = true;
             if settings.reuse_below > 0.0 {
                 *carry = factor;
             }
@@ -258,10 +301,13 @@ pub(crate) fn minimize_with(
                     settings.hessian,
                     &mut last_shift,
                     &mut stats,
+                    &mut h_max,
                 )
                 .map_err(|r| fail(stats, r))?,
             );
             stats.factorizations += 1;
+            let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
+            floor = noise_floor(h_max, x_scale, g.len()) * fscale;
         }
         let neg: Vec<f64> = g.iter().map(|v| -v).collect();
         let mut d = factor.as_ref().expect("factorized above").solve(&neg);
@@ -337,6 +383,23 @@ pub(crate) fn minimize_with(
             continue;
         }
         stats.iterations += 1;
+        if accepted {
+            if stats.residual < 0.5 * best {
+                (best, stalled) = (stats.residual, 0);
+            } else {
+                stalled += 1;
+            }
+        } else if stats.residual <= floor {
+            log::warn!(
+                "Newton accepted a residual of {:.3e} N above the tolerance {tol:.3e} N: no further decrease is possible at the round-off floor of this problem ({floor:.3e} N)",
+                stats.residual
+            );
+            stats.at_noise_floor = true;
+            if settings.reuse_below > 0.0 {
+                *carry = factor;
+            }
+            return Ok(stats);
+        }
         if !accepted {
             return Err(fail(
                 stats,

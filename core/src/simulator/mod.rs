@@ -361,6 +361,7 @@ impl Simulator {
                 total.projected += stats.projected;
                 total.shifted += stats.shifted;
                 total.backtracks += stats.backtracks;
+                total.at_noise_floor |= stats.at_noise_floor;
                 total.residual = stats.residual;
                 *substeps += 1;
                 Ok((q, v))
