@@ -63,6 +63,10 @@ enum Command {
         /// Override the scene's number of steps.
         #[arg(long)]
         steps: Option<usize>,
+        /// Write every N-th step (the initial and the last state always).
+        /// Without it, a run whose output would exceed 1 GiB is refused.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        every: Option<u64>,
         /// Plugin library to load before reading the scene (repeatable).
         #[arg(long = "plugin", value_name = "PATH")]
         plugins: Vec<PathBuf>,
@@ -93,6 +97,10 @@ enum Command {
         /// Override the spec's solver.
         #[arg(long, value_enum)]
         method: Option<Method>,
+        /// Start afresh: discard the checkpoint and history of an earlier
+        /// run of the same spec instead of resuming it.
+        #[arg(long)]
+        fresh: bool,
     },
 }
 
@@ -122,8 +130,16 @@ fn optimize_and_report(spec: &OptimizeSpec, out: &std::path::Path, resume: bool)
         Some(progress),
     )?;
     let (r, s) = (&run.result, &run.summary);
+    match r.resumed_at {
+        Some(k) if k == r.iterations => println!(
+            "already finished: the checkpoint in {} is at iteration {k} of a budget of {}; outputs rewritten from it (--iterations N continues, --fresh starts over)",
+            out.join(&setup.name).display(),
+            spec.iterations
+        ),
+        _ => {}
+    }
     println!(
-        "objective {:.4e} -> {:.4e} in {} iterations ({}); {} rollouts, {:.2} Newton iterations per step",
+        "objective {:.4e} -> {:.4e} in {} iterations ({}); {} rollouts in this run, {:.2} Newton iterations per step",
         r.initial_objective,
         r.objective,
         r.iterations,
@@ -139,18 +155,19 @@ fn optimize_and_report(spec: &OptimizeSpec, out: &std::path::Path, resume: bool)
     Ok(())
 }
 
+/// Output a run may write without an explicit `--every`, bytes.
+const OUTPUT_BUDGET: u64 = 1 << 30;
+
 fn finish(
     sim: &Simulator,
     res: pliant::simulate::RunResult,
     out: &std::path::Path,
     started: std::time::Instant,
 ) -> Result<()> {
-    pliant::simulate::write(out, &res.recording)
-        .with_context(|| format!("writing output to {}", out.display()))?;
-    let last = res.recording.frames.last().expect("initial frame");
+    let last = &res.last;
     let com: Vec<String> = last.com.iter().map(|c| format!("{c:.4}")).collect();
     println!(
-        "{} steps of {} s ({:?}) in {:.2} s wall time, {} Newton iterations; final t = {:.3} s, centre of mass [{}] m, kinetic energy {:.3e} J",
+        "{} steps of {} s ({:?}) in {:.2} s wall time, {} Newton iterations; final t = {:.6} s, centre of mass [{}] m, kinetic energy {:.3e} J",
         last.step,
         sim.dt(),
         sim.integrator(),
@@ -161,9 +178,16 @@ fn finish(
         last.kinetic
     );
     println!(
-        "wrote {0}/trajectory.csv and {0}/trajectory.json",
-        out.display()
+        "wrote {1} frames to {0}/trajectory.csv and {0}/trajectory.json",
+        out.display(),
+        res.frames_written
     );
+    if res.interrupted {
+        bail!(
+            "interrupted after {} steps (the steps before were written)",
+            last.step
+        );
+    }
     if let Some(e) = res.error {
         bail!(
             "stopped early after {} steps (the steps before were written): {e}",
@@ -236,6 +260,7 @@ fn run_cli() -> Result<()> {
             scene,
             out,
             steps,
+            every,
             plugins,
         } => {
             load_plugins(&plugins)?;
@@ -244,8 +269,30 @@ fn run_cli() -> Result<()> {
                 .into_simulator()
                 .with_context(|| format!("building the model of {}", scene.display()))?;
             let sim = &mut prepared.simulator;
+            let steps = steps.unwrap_or(prepared.settings.steps);
+            let every = every.unwrap_or(1);
+            let observables = sim.observables(&sim.model().params_at(0.0)).len();
+            let per_frame = pliant::simulate::frame_bytes(sim.model().n_dofs(), observables);
+            let frames = (steps as u64 / every).saturating_add(2);
+            if every == 1 && frames.saturating_mul(per_frame) > OUTPUT_BUDGET {
+                let need = frames.saturating_mul(per_frame).div_ceil(OUTPUT_BUDGET);
+                bail!(
+                    "{steps} steps of {} DOFs would write about {:.1} GB; pass --every N to write every N-th step (N = {need} or more keeps it under 1 GiB)",
+                    sim.model().n_dofs(),
+                    frames as f64 * per_frame as f64 / 1e9
+                );
+            }
+            let stop = pliant::simulate::stop_on_signals();
             let t = std::time::Instant::now();
-            let res = run(sim, steps.unwrap_or(prepared.settings.steps), true);
+            let res = run(
+                sim,
+                steps,
+                every.try_into().unwrap_or(usize::MAX),
+                &out,
+                &stop,
+                true,
+            )
+            .with_context(|| format!("writing output to {}", out.display()))?;
             finish(sim, res, &out, t)?;
         }
         Command::Demo {
@@ -262,9 +309,9 @@ fn run_cli() -> Result<()> {
             out,
             iterations,
             method,
+            fresh,
         } => {
-            let text = std::fs::read_to_string(&spec)
-                .with_context(|| format!("reading {}", spec.display()))?;
+            let text = pliant_core::scene::read_limited(&spec)?;
             let mut s = OptimizeSpec::from_json(&text, &spec.display().to_string())?;
             if let Some(n) = iterations {
                 s.iterations = n;
@@ -272,7 +319,7 @@ fn run_cli() -> Result<()> {
             if let Some(m) = method {
                 s.method = m.into();
             }
-            optimize_and_report(&s, &out, true)?;
+            optimize_and_report(&s, &out, !fresh)?;
         }
         Command::Demo {
             which: Demo::Lattice,
@@ -285,8 +332,10 @@ fn run_cli() -> Result<()> {
             );
             let r = &d.settings;
             let mut sim = Simulator::new(d.model, r.integrator, r.dt, r.newton)?;
+            let stop = pliant::simulate::stop_on_signals();
             let t = std::time::Instant::now();
-            let res = run(&mut sim, r.steps, true);
+            let res = run(&mut sim, r.steps, 1, &out, &stop, true)
+                .with_context(|| format!("writing output to {}", out.display()))?;
             finish(&sim, res, &out, t)?;
         }
     }

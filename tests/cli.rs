@@ -64,7 +64,7 @@ fn simulate_reports_a_bad_scene_without_panicking() {
     let f = dir.join("bad.json");
     std::fs::write(
         &f,
-        r#"{"dim": 3, "nodes": [[0,0,0]], "mass": 1, "energies": [{"type": "nope"}]}"#,
+        r#"{"dim": 3, "nodes": [[0,0,0]], "mass": 1, "energies": [{"type": "nope"}], "dt": 0.01, "steps": 1}"#,
     )
     .unwrap();
     let out = pliant().args(["simulate"]).arg(&f).output().unwrap();
@@ -83,7 +83,7 @@ fn simulate_reports_a_bad_scene_without_panicking() {
     // A bad value deep in an energy: named by its path, said once.
     std::fs::write(
         &f,
-        r#"{"dim": 3, "nodes": [[0,0,0], [0.1,0,0]], "mass": 1,
+        r#"{"dim": 3, "nodes": [[0,0,0], [0.1,0,0]], "mass": 1, "dt": 0.01, "steps": 1,
             "energies": [{"type": "spring", "springs": [{"nodes": [0, 1], "stiffness": -5}]}]}"#,
     )
     .unwrap();
@@ -212,7 +212,10 @@ fn optimize_reports_bad_specs_with_their_location() {
     let out = pliant().arg("optimize").arg(&spec).output().unwrap();
     assert!(!out.status.success());
     let e = String::from_utf8_lossy(&out.stderr);
-    assert!(e.contains("`gait.keyframes` is 0"), "{e}");
+    assert!(
+        e.contains("`keyframes`") && e.contains("between 1 and cycle_steps"),
+        "{e}"
+    );
     std::fs::write(&spec, r#"{"robot": "tripod", "speed": 3}"#).unwrap();
     let out = pliant().arg("optimize").arg(&spec).output().unwrap();
     let e = String::from_utf8_lossy(&out.stderr);

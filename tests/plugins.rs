@@ -291,6 +291,20 @@ fn refusals_are_typed_errors() {
         plugin::load(&txt),
         Err(PluginError::NotALibrary { .. })
     ));
+    // Truncated copies of a real plugin (the loader would map segments past
+    // the end of the file and die with SIGBUS): refused before dlopen.
+    let bytes = std::fs::read(dea()).unwrap();
+    for percent in [5, 50, 95] {
+        let cut = dir.join(format!("cut_{percent}.so"));
+        std::fs::write(&cut, &bytes[..bytes.len() * percent / 100]).unwrap();
+        match plugin::load(&cut) {
+            Err(e @ PluginError::NotALibrary { .. }) => {
+                assert!(e.to_string().contains("truncated"), "{percent} %: {e}")
+            }
+            other => panic!("{percent} %: expected NotALibrary, got {other:?}"),
+        }
+        std::fs::remove_file(&cut).unwrap();
+    }
     // A missing file.
     assert!(matches!(
         plugin::load(&dir.join("missing.so")),

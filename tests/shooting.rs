@@ -173,13 +173,16 @@ fn an_interrupted_optimization_resumes_to_the_same_parameters() {
     assert_eq!(resumed.iterations, full.iterations);
     assert_eq!(resumed.z, full.z, "resumed and uninterrupted runs differ");
     assert!(first.z != full.z);
-    // The resumed run reports iterations 2… as the uninterrupted one did,
-    // its first step measured from the checkpointed point, not from z0.
+    // The resumed run reports every iteration as the uninterrupted one did:
+    // the two before the checkpoint from its history file, then its own,
+    // the first step measured from the checkpointed point, not from z0.
+    assert_eq!(resumed.resumed_at, Some(2));
     let key = |h: &pliant::optim::IterationRecord| (h.iter, h.objective, h.step);
     assert_eq!(
         resumed.history.iter().map(key).collect::<Vec<_>>(),
-        full.history[2..].iter().map(key).collect::<Vec<_>>()
+        full.history.iter().map(key).collect::<Vec<_>>()
     );
+    assert_eq!(resumed.history[..2], first.history[..]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -7,7 +7,7 @@ use thiserror::Error;
 /// A value outside what a field allows (a scalar check an element or a
 /// spec makes on its own data).
 #[derive(Debug, Clone, PartialEq, Error)]
-#[error("`{field}` is {value}, expected {expected}")]
+#[error("`{field}` is {}, expected {expected}", short(*value))]
 pub struct Invalid {
     /// The field, relative to what was checked (e.g. `stiffness`).
     pub field: String,
@@ -215,7 +215,7 @@ pub enum CoreError {
     MissingMap(&'static str),
     /// A value that must be finite is not (NaN or infinite initial state,
     /// mass, derivative block, ...).
-    #[error("{what} is not finite ({value}) at index {index}")]
+    #[error("{what} is not finite ({}) at index {index}", short(*value))]
     NonFinite {
         /// What quantity.
         what: String,
@@ -289,6 +289,13 @@ pub enum CoreError {
     /// An error of a plugin crate's own type (downcast it to inspect).
     #[error(transparent)]
     Other(Box<dyn std::error::Error + Send + Sync>),
+}
+
+/// A number for a message: as written when short, else in scientific
+/// notation (`1e308`, not 309 digits).
+pub(crate) fn short(v: f64) -> String {
+    let s = v.to_string();
+    if s.len() <= 12 { s } else { format!("{v:e}") }
 }
 
 fn list(v: &[String]) -> String {

@@ -80,9 +80,6 @@ pub struct PointMassSpec {
     pub mass: f64,
 }
 
-fn default_dt() -> f64 {
-    0.01
-}
 fn default_integrator() -> Integrator {
     Integrator::ImplicitEuler
 }
@@ -160,15 +157,79 @@ pub struct Scene {
     /// Time integrator.
     #[serde(default = "default_integrator")]
     pub integrator: Integrator,
-    /// Step size, s.
-    #[serde(default = "default_dt")]
+    /// Step size, s (required: no default).
     pub dt: f64,
-    /// Number of steps to run.
-    #[serde(default)]
+    /// Number of steps to run (required: no default).
     pub steps: usize,
-    /// Newton settings.
-    #[serde(default)]
+    /// Newton settings, an object of named fields (each optional).
+    #[serde(default, deserialize_with = "object_only")]
     pub newton: NewtonSettings,
+}
+
+/// Largest scene or spec file read, bytes (64 MiB: a 400k-tet mesh written
+/// inline as JSON is about 40 MB; larger meshes belong in mesh files).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads a text file of at most [`MAX_FILE_BYTES`] (a device such as
+/// `/dev/zero` or a huge file is refused after reading that much, not
+/// read until memory runs out).
+pub fn read_limited(path: &Path) -> Result<String> {
+    use std::io::Read;
+    let io = |source| CoreError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    if file.metadata().map_err(io)?.is_dir() {
+        return Err(CoreError::Scene {
+            path: path.display().to_string(),
+            field: String::new(),
+            message: "is a directory, not a file".into(),
+        });
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(CoreError::Scene {
+            path: path.display().to_string(),
+            field: String::new(),
+            message: format!(
+                "larger than {} MiB; put large meshes in mesh files",
+                MAX_FILE_BYTES >> 20
+            ),
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| CoreError::Scene {
+        path: path.display().to_string(),
+        field: String::new(),
+        message: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+    })
+}
+
+/// Deserializes a struct only from a JSON object (serde's derived structs
+/// also accept an array read positionally, so `"newton": [1, 2]` would set
+/// the first two fields). Use with `#[serde(deserialize_with = ...)]`.
+pub fn object_only<'de, D, T>(d: D) -> std::result::Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct Object<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Object<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object with named fields")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            map: A,
+        ) -> std::result::Result<T, A::Error> {
+            T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    d.deserialize_map(Object(std::marker::PhantomData))
 }
 
 impl Scene {
@@ -193,10 +254,7 @@ impl Scene {
     }
     /// Reads and parses a scene file.
     pub fn from_file(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|source| CoreError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let text = read_limited(path)?;
         let mut scene = Self::from_json(&text, &path.display().to_string())?;
         scene.base_dir = path.parent().map(|p| p.to_path_buf());
         Ok(scene)

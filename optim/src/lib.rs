@@ -37,7 +37,7 @@ pub use objective::{
     AverageVelocity, CentreOfMass, ComPath, ControlSmoothness, Objective, Residuals, StepView,
 };
 pub use optimize::{
-    IterationRecord, Method, OptimizeResult, OptimizeSettings, ProgressFn, optimize,
+    IterationRecord, Method, OptimizeResult, OptimizeSettings, ProgressFn, history_path, optimize,
 };
 pub use shooting::{BoundHandling, Shooting, ShootingStats};
 pub use trajectory::{Memory, Trajectory, rollout};

@@ -61,9 +61,10 @@ pub struct OptimizeSettings {
 }
 
 /// One iteration as reported.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct IterationRecord {
-    /// Iteration number.
+    /// Iteration number: 1 after the first iteration (the objective
+    /// before any is [`OptimizeResult::initial_objective`]).
     pub iter: u64,
     /// Objective after the iteration (`½‖r‖²`).
     pub objective: f64,
@@ -74,9 +75,10 @@ pub struct IterationRecord {
     /// m for contracted cable lengths). Zero when the solver kept its point;
     /// NaN if the solver reported no point (none of ours does that).
     pub step: f64,
-    /// Rollouts so far (line search included).
+    /// Rollouts so far (line search included; counted across resumes).
     pub rollouts: usize,
-    /// Wall time since the start of this run, s.
+    /// Wall time since the start of the optimization, s (across resumes:
+    /// the time of the runs before a resume plus this run's).
     pub seconds: f64,
 }
 
@@ -93,8 +95,10 @@ pub struct OptimizeResult {
     pub iterations: u64,
     /// Why the solver stopped.
     pub termination: String,
-    /// Per-iteration records of this run.
+    /// Per-iteration records, those before a resume included.
     pub history: Vec<IterationRecord>,
+    /// The iteration of the checkpoint this run resumed from, if it did.
+    pub resumed_at: Option<u64>,
     /// Work counters of this run.
     pub stats: ShootingStats,
 }
@@ -126,6 +130,17 @@ struct Progress {
     /// `z` of the previous iteration (the start, or the resumed point:
     /// [`Resumable`] sets it when it loads a checkpoint).
     last_z: Arc<Mutex<Vec<f64>>>,
+    /// What a resumed run continues from (set by [`Resumable`]).
+    resumed: Arc<Mutex<Resumed>>,
+}
+
+/// Where a resumed run continues: its checkpoint's iteration, and the
+/// rollouts and seconds of the runs before it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Resumed {
+    at: Option<u64>,
+    rollouts: usize,
+    seconds: f64,
 }
 
 impl<I: State<Float = f64, Param = DVector<f64>>> Observe<I> for Progress {
@@ -144,8 +159,10 @@ impl<I: State<Float = f64, Param = DVector<f64>>> Observe<I> for Progress {
             }
             None => f64::NAN,
         };
+        let before = *crate::lock(&self.resumed);
         let rec = IterationRecord {
-            iter: state.get_iter(),
+            // argmin counts from 0 and increments after observing.
+            iter: state.get_iter() + 1,
             objective: if self.norm_cost {
                 0.5 * state.get_cost() * state.get_cost()
             } else {
@@ -153,8 +170,8 @@ impl<I: State<Float = f64, Param = DVector<f64>>> Observe<I> for Progress {
             },
             gradient_norm: st.last_gradient_norm,
             step,
-            rollouts: st.rollouts,
-            seconds: self.start.elapsed().as_secs_f64(),
+            rollouts: st.rollouts + before.rollouts,
+            seconds: self.start.elapsed().as_secs_f64() + before.seconds,
         };
         log::info!("{rec}");
         if let Some(cb) = self.callback.as_mut() {
@@ -168,12 +185,22 @@ impl<I: State<Float = f64, Param = DVector<f64>>> Observe<I> for Progress {
 /// A file checkpoint that, when resuming, replaces the stored iteration
 /// budget by this run's (so a run stopped after `k` iterations can be
 /// continued to `n`) and tells the progress observer where it resumes
-/// (so the first step after a resume is measured from there).
+/// (so the first step after a resume is measured from there). Next to the
+/// solver state it keeps the iteration history (`NAME.history.json`), so a
+/// resumed run reports every iteration, counters continued.
 struct Resumable {
     file: FileCheckpoint,
+    history_path: PathBuf,
     max_iters: u64,
     transform: Option<(f64, f64)>,
     last_z: Arc<Mutex<Vec<f64>>>,
+    history: Arc<Mutex<Vec<IterationRecord>>>,
+    resumed: Arc<Mutex<Resumed>>,
+}
+
+/// The history file of checkpoint `name` in `dir`.
+pub fn history_path(dir: &std::path::Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.history.json"))
 }
 
 type State64<G, J, H, R> = IterState<DVector<f64>, G, J, H, R, f64>;
@@ -188,14 +215,44 @@ where
         solver: &S,
         state: &State64<G, J, H, R>,
     ) -> std::result::Result<(), ArgminError> {
+        // History first: a checkpoint never points past its history.
+        let json = serde_json::to_vec(&*crate::lock(&self.history))
+            .map_err(|e| ArgminError::msg(e.to_string()))?;
+        let tmp = self.history_path.with_extension("json.tmp");
+        if let Some(dir) = self.history_path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| ArgminError::msg(format!("{}: {e}", dir.display())))?;
+        }
+        std::fs::write(&tmp, json)
+            .and_then(|_| std::fs::rename(&tmp, &self.history_path))
+            .map_err(|e| ArgminError::msg(format!("{}: {e}", self.history_path.display())))?;
         Checkpoint::<S, State64<G, J, H, R>>::save(&self.file, solver, state)
     }
     fn load(&self) -> std::result::Result<Option<(S, State64<G, J, H, R>)>, ArgminError> {
         let loaded = Checkpoint::<S, State64<G, J, H, R>>::load(&self.file)?;
-        if let Some(w) = loaded.as_ref().and_then(|(_, st)| st.get_param()) {
+        let Some((solver, st)) = loaded else {
+            return Ok(None);
+        };
+        if let Some(w) = st.get_param() {
             *crate::lock(&self.last_z) = z_from_w(self.transform, w.as_slice());
         }
-        Ok(loaded.map(|(s, st)| (s, st.max_iters(self.max_iters))))
+        // The iterations before the checkpoint (a checkpoint without its
+        // history, e.g. from an older pliant, resumes with none).
+        let past: Vec<IterationRecord> = std::fs::read(&self.history_path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok())
+            .unwrap_or_default();
+        let past: Vec<IterationRecord> = past
+            .into_iter()
+            .filter(|r| r.iter <= st.get_iter())
+            .collect();
+        *crate::lock(&self.resumed) = Resumed {
+            at: Some(st.get_iter()),
+            rollouts: past.last().map_or(0, |r| r.rollouts),
+            seconds: past.last().map_or(0.0, |r| r.seconds),
+        };
+        *crate::lock(&self.history) = past;
+        Ok(Some((solver, st.max_iters(self.max_iters))))
     }
     fn frequency(&self) -> CheckpointingFrequency {
         CheckpointingFrequency::Always
@@ -235,6 +292,7 @@ pub fn optimize(
     let history = Arc::new(Mutex::new(Vec::new()));
     let transform = problem.transform_bounds();
     let last_z = Arc::new(Mutex::new(problem.z_of(w0.as_slice())));
+    let resumed = Arc::new(Mutex::new(Resumed::default()));
     let observer = Progress {
         start: Instant::now(),
         norm_cost: matches!(settings.method, Method::GaussNewton { .. }),
@@ -243,6 +301,7 @@ pub fn optimize(
         callback: progress,
         transform,
         last_z: last_z.clone(),
+        resumed: resumed.clone(),
     };
     let problem = StatsMirror {
         inner: problem,
@@ -254,9 +313,12 @@ pub fn optimize(
             name.as_str(),
             CheckpointingFrequency::Always,
         ),
+        history_path: history_path(dir, name),
         max_iters: settings.max_iters,
         transform,
         last_z,
+        history: history.clone(),
+        resumed: resumed.clone(),
     });
     let solver_err = |e: ArgminError| OptimError::Solver(e.to_string());
     let run = Run {
@@ -299,6 +361,7 @@ pub fn optimize(
         Method::LevenbergMarquardt { .. } | Method::Lbfgs { .. } => objective,
     };
     let history = crate::lock(&history).clone();
+    let resumed_at = crate::lock(&resumed).at;
     Ok((
         OptimizeResult {
             z: shooting.z_of(w.as_slice()),
@@ -307,6 +370,7 @@ pub fn optimize(
             iterations,
             termination,
             history,
+            resumed_at,
             stats: shooting.stats(),
         },
         shooting,

@@ -38,6 +38,19 @@ pub enum ScenarioError {
         /// What was wrong.
         message: String,
     },
+    /// The objective was not finite (a target out of reach of the
+    /// arithmetic, or a diverged rollout); nothing is reported as a result.
+    #[error(
+        "the objective of `{name}` is {value} at the {stage} controls: not a result (check the target and weights)"
+    )]
+    NonFiniteObjective {
+        /// The gait's name.
+        name: String,
+        /// `"initial"` or `"final"`.
+        stage: &'static str,
+        /// The value.
+        value: f64,
+    },
     /// Reading or writing a file failed.
     #[error("{}: {source}", path.display())]
     Io {

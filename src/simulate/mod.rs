@@ -1,9 +1,9 @@
 //! Simulating a scene for the command line: stepping with a progress bar
-//! (keeping the frames computed before a failure) and writing the
-//! trajectory as CSV and JSON.
+//! and writing the trajectory (CSV and JSON) as it goes, so a failed or
+//! interrupted run keeps the steps it finished.
 
 mod output;
 mod run;
 
-pub use output::{Frame, Recording, write};
-pub use run::{RunResult, run};
+pub use output::{Frame, TrajectoryWriter, frame_bytes};
+pub use run::{RunResult, run, stop_on_signals};

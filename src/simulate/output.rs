@@ -1,8 +1,20 @@
-//! Recording output: CSV (one row per step) and JSON.
+//! Trajectory output, written while the run goes: `trajectory.csv` (one row
+//! per recorded step) and `trajectory.json`, both flushed as frames arrive,
+//! so an interrupted or failed run keeps every step it finished.
 
 use pliant_scenarios::{Result, ScenarioError};
 use serde::Serialize;
-use std::path::Path;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The I/O error of `path`.
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ScenarioError + '_ {
+    move |source| ScenarioError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
 
 /// One recorded step.
 #[derive(Debug, Clone, Serialize)]
@@ -26,56 +38,81 @@ pub struct Frame {
     pub q: Vec<f64>,
 }
 
-/// A recorded rollout.
-#[derive(Debug, Clone, Serialize)]
-pub struct Recording {
-    /// Spatial dimension.
-    pub dim: usize,
-    /// Step size, s.
-    pub dt: f64,
-    /// Frames, initial state first.
-    pub frames: Vec<Frame>,
+/// Writes frames to `DIR/trajectory.csv` and `DIR/trajectory.json` as they
+/// come. The JSON document is `{"dim": …, "dt": …, "frames": [Frame, …]}`;
+/// the CSV has step, time, COM, kinetic energy, Newton iterations,
+/// residual, the energies' observables (cable tension and slack, …), then
+/// every DOF.
+pub struct TrajectoryWriter {
+    csv: csv::Writer<BufWriter<File>>,
+    csv_path: PathBuf,
+    json: BufWriter<File>,
+    json_path: PathBuf,
+    frames: usize,
+    dofs: usize,
 }
 
-/// Writes `trajectory.csv` (step, time, COM, kinetic energy, Newton
-/// iterations, residual, the energies' observables such as cable tension
-/// and slack, then every DOF) and `trajectory.json` into `dir`.
-pub fn write(dir: &Path, rec: &Recording) -> Result<()> {
-    std::fs::create_dir_all(dir).map_err(|source| ScenarioError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let csv_path = dir.join("trajectory.csv");
-    write_csv(&csv_path, rec).map_err(|e| ScenarioError::Output {
-        path: csv_path.clone(),
-        message: e.to_string(),
-    })?;
-    let json_path = dir.join("trajectory.json");
-    let json_err = |message: String| ScenarioError::Output {
-        path: json_path.clone(),
-        message,
-    };
-    let file = std::fs::File::create(&json_path).map_err(|e| json_err(e.to_string()))?;
-    serde_json::to_writer(std::io::BufWriter::new(file), rec).map_err(|e| json_err(e.to_string()))
+/// Bytes a frame of `dofs` DOFs and `observables` observables takes in both
+/// files, roughly (for the disk budget of a run).
+pub fn frame_bytes(dofs: usize, observables: usize) -> u64 {
+    // CSV: ~20 characters per value; JSON: ~24, plus the observables' names.
+    (44 * (dofs + observables + 8) + 32 * observables) as u64
 }
 
-fn write_csv(path: &Path, rec: &Recording) -> std::result::Result<(), csv::Error> {
-    let mut w = csv::Writer::from_path(path)?;
-    let axes = ["x", "y", "z"];
-    let n = rec.frames.first().map_or(0, |f| f.q.len());
-    let mut header: Vec<String> = vec!["step".into(), "time_s".into()];
-    header.extend((0..rec.dim).map(|a| format!("com_{}_m", axes[a])));
-    header.extend([
-        "kinetic_J".into(),
-        "newton_iterations".into(),
-        "residual_N".into(),
-    ]);
-    if let Some(f) = rec.frames.first() {
-        header.extend(f.observables.iter().map(|(name, _)| name.clone()));
+impl TrajectoryWriter {
+    /// Creates `dir` and both files, and writes their headers; the column
+    /// set is that of `first`.
+    pub fn create(dir: &Path, dim: usize, dt: f64, first: &Frame) -> Result<Self> {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        let csv_path = dir.join("trajectory.csv");
+        let json_path = dir.join("trajectory.json");
+        let csv_file = File::create(&csv_path).map_err(io(&csv_path))?;
+        let json_file = File::create(&json_path).map_err(io(&json_path))?;
+        let mut w = Self {
+            csv: csv::Writer::from_writer(BufWriter::new(csv_file)),
+            csv_path,
+            json: BufWriter::new(json_file),
+            json_path,
+            frames: 0,
+            dofs: first.q.len(),
+        };
+        let axes = ["x", "y", "z"];
+        let mut header: Vec<String> = vec!["step".into(), "time_s".into()];
+        header.extend((0..dim).map(|a| format!("com_{}_m", axes[a])));
+        header.extend([
+            "kinetic_J".into(),
+            "newton_iterations".into(),
+            "residual_N".into(),
+        ]);
+        header.extend(first.observables.iter().map(|(name, _)| name.clone()));
+        header.extend((0..w.dofs).map(|i| format!("q{i}")));
+        w.csv.write_record(&header).map_err(|e| w.csv_err(e))?;
+        let head = format!(
+            "{{\"dim\":{dim},\"dt\":{},\"frames\":[",
+            serde_json::to_string(&dt).map_err(|e| w.json_err(e.to_string()))?
+        );
+        w.json
+            .write_all(head.as_bytes())
+            .map_err(|e| w.json_err(e.to_string()))?;
+        Ok(w)
     }
-    header.extend((0..n).map(|i| format!("q{i}")));
-    w.write_record(&header)?;
-    for f in &rec.frames {
+
+    fn csv_err(&self, e: csv::Error) -> ScenarioError {
+        ScenarioError::Output {
+            path: self.csv_path.clone(),
+            message: e.to_string(),
+        }
+    }
+
+    fn json_err(&self, message: String) -> ScenarioError {
+        ScenarioError::Output {
+            path: self.json_path.clone(),
+            message,
+        }
+    }
+
+    /// Appends a frame to both files.
+    pub fn push(&mut self, f: &Frame) -> Result<()> {
         let mut row = vec![f.step.to_string(), format!("{:.9}", f.time)];
         row.extend(f.com.iter().map(|c| format!("{c:.9e}")));
         row.push(format!("{:.9e}", f.kinetic));
@@ -83,8 +120,28 @@ fn write_csv(path: &Path, rec: &Recording) -> std::result::Result<(), csv::Error
         row.push(format!("{:.3e}", f.residual));
         row.extend(f.observables.iter().map(|(_, v)| format!("{v:.9e}")));
         row.extend(f.q.iter().map(|v| format!("{v:.12e}")));
-        w.write_record(&row)?;
+        self.csv.write_record(&row).map_err(|e| self.csv_err(e))?;
+        if self.frames > 0 {
+            self.json
+                .write_all(b",")
+                .map_err(|e| self.json_err(e.to_string()))?;
+        }
+        serde_json::to_writer(&mut self.json, f).map_err(|e| self.json_err(e.to_string()))?;
+        self.frames += 1;
+        Ok(())
     }
-    w.flush()?;
-    Ok(())
+
+    /// Frames written so far.
+    pub fn frames(&self) -> usize {
+        self.frames
+    }
+
+    /// Closes the JSON document and flushes both files.
+    pub fn finish(mut self) -> Result<()> {
+        self.csv.flush().map_err(|e| self.csv_err(e.into()))?;
+        self.json
+            .write_all(b"]}")
+            .and_then(|_| self.json.flush())
+            .map_err(|e| self.json_err(e.to_string()))
+    }
 }

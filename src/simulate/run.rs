@@ -1,18 +1,45 @@
-//! Running a simulator for a number of steps, recording frames, with a
-//! progress bar. On a failed step, the frames computed so far are kept.
+//! Running a simulator for a number of steps with a progress bar, writing
+//! every `every`-th frame as it goes. A failed step or an interruption
+//! (SIGINT, SIGTERM: see [`stop_on_signals`]) ends the run with the frames
+//! finished so far written, the last one included.
 
-use super::output::{Frame, Recording};
+use super::output::{Frame, TrajectoryWriter};
 use indicatif::{ProgressBar, ProgressStyle};
 use pliant_core::{CoreError, Simulator};
+use pliant_scenarios::Result;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// Result of a run: the frames, and the error that stopped it early, if any.
+/// How a run ended and what it did.
 pub struct RunResult {
-    /// Recorded frames (initial state first).
-    pub recording: Recording,
+    /// The last state reached (also the last frame written).
+    pub last: Frame,
+    /// Frames written (initial state included).
+    pub frames_written: usize,
     /// Total Newton iterations.
     pub newton_iterations: usize,
     /// Error that ended the run before the last step.
     pub error: Option<CoreError>,
+    /// The run was stopped by a signal before its last step.
+    pub interrupted: bool,
+}
+
+/// A flag set by SIGINT or SIGTERM (installed once per process; later calls
+/// return the same flag).
+pub fn stop_on_signals() -> Arc<AtomicBool> {
+    static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
+    FLAG.get_or_init(|| {
+        let flag = Arc::new(AtomicBool::new(false));
+        let f = flag.clone();
+        if let Err(e) = ctrlc::set_handler(move || f.store(true, Ordering::SeqCst)) {
+            log::warn!(
+                "cannot catch SIGINT/SIGTERM ({e}); an interrupted run keeps only what was flushed"
+            );
+        }
+        flag
+    })
+    .clone()
 }
 
 fn frame(sim: &Simulator, iters: usize, residual: f64) -> Frame {
@@ -28,8 +55,19 @@ fn frame(sim: &Simulator, iters: usize, residual: f64) -> Frame {
     }
 }
 
-/// Steps `sim` `steps` times with the model's parameter schedule.
-pub fn run(sim: &mut Simulator, steps: usize, progress: bool) -> RunResult {
+/// Steps `sim` `steps` times with the model's parameter schedule, writing
+/// the initial state, every `every`-th step and the last step reached into
+/// `dir` ([`TrajectoryWriter`]; `every` ≥ 1). Stops early, keeping what
+/// was written, when a step fails or `stop` is set.
+pub fn run(
+    sim: &mut Simulator,
+    steps: usize,
+    every: usize,
+    dir: &Path,
+    stop: &AtomicBool,
+    progress: bool,
+) -> Result<RunResult> {
+    let every = every.max(1);
     let bar = if progress {
         ProgressBar::new(steps as u64)
     } else {
@@ -41,14 +79,24 @@ pub fn run(sim: &mut Simulator, steps: usize, progress: bool) -> RunResult {
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let mut frames = vec![frame(sim, 0, 0.0)];
-    let mut total = 0;
-    let mut error = None;
-    for _ in 0..steps {
+    let mut last = frame(sim, 0, 0.0);
+    let mut out = TrajectoryWriter::create(dir, sim.model().dim(), sim.dt(), &last)?;
+    out.push(&last)?;
+    let mut last_written = true;
+    let (mut total, mut error, mut interrupted) = (0, None, false);
+    for k in 1..=steps {
+        if stop.load(Ordering::SeqCst) {
+            interrupted = true;
+            break;
+        }
         match sim.step() {
             Ok(r) => {
                 total += r.newton.iterations;
-                frames.push(frame(sim, r.newton.iterations, r.newton.residual));
+                last = frame(sim, r.newton.iterations, r.newton.residual);
+                last_written = k % every == 0;
+                if last_written {
+                    out.push(&last)?;
+                }
                 bar.set_message(format!(
                     "t = {:.3} s, {} Newton it.",
                     r.time, r.newton.iterations
@@ -61,14 +109,17 @@ pub fn run(sim: &mut Simulator, steps: usize, progress: bool) -> RunResult {
             }
         }
     }
+    if !last_written {
+        out.push(&last)?;
+    }
     bar.finish_and_clear();
-    RunResult {
-        recording: Recording {
-            dim: sim.model().dim(),
-            dt: sim.dt(),
-            frames,
-        },
+    let frames_written = out.frames();
+    out.finish()?;
+    Ok(RunResult {
+        last,
+        frames_written,
         newton_iterations: total,
         error,
-    }
+        interrupted,
+    })
 }

@@ -19,6 +19,7 @@
 
 mod abi;
 mod guard;
+mod preflight;
 
 pub use abi::{ABI_REVISION, ABI_SYMBOL, ABI_TAG, REGISTER_SYMBOL, Registrar, abi_tag};
 pub use guard::{GuardFn, GuardedSpec, PanicGuard};
@@ -164,6 +165,9 @@ pub fn load(path: &Path) -> std::result::Result<Vec<String>, PluginError> {
     let bare = path.parent().is_none_or(|d| d.as_os_str().is_empty());
     if !bare && !path.exists() {
         return Err(PluginError::MissingFile { path: p });
+    }
+    if !bare {
+        preflight::check_shared_library(path)?;
     }
     // SAFETY: loading runs the library's initializers. We accept that for a
     // file the user named as a plugin; everything after is checked.

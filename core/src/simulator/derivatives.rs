@@ -284,7 +284,7 @@ impl Simulator {
             )?;
             let f = self.solver.factor(hl).map_err(|e| CoreError::LinearSolve {
                 what: "exact ∂g/∂x at a converged step (sensitivities need a strict minimum)",
-                detail: format!("step ending at t = {} s: {e}", t0 + h),
+                detail: format!("step ending at t = {:.6} s: {e}", t0 + h),
             })?;
             factor = DiffFactor::Cholesky(f);
             let ce = form.c_e * form.a_y;

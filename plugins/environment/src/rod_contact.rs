@@ -150,7 +150,12 @@ pub struct RodContact {
     /// r₀ plus three times the largest node displacement of the previous step.
     #[serde(default)]
     pub margin: Option<f64>,
-    /// Prefix of the observables (`NAME.pairs`, `NAME.min_gap`).
+    /// Prefix of the observables: `NAME.pairs`, the number of edge pairs
+    /// within the contact band, and `NAME.min_gap`, the smallest gap between
+    /// two edges' surfaces (m), capped at the width of the contact band
+    /// (the distance beyond `2 r₀` at which the contact force vanishes): a
+    /// value equal to that width means no pair is in the band. Always
+    /// finite.
     #[serde(default = "default_name")]
     pub name: String,
 }
@@ -454,7 +459,10 @@ impl Energy for RodContactEnergy {
 
     fn observables(&self, s: &EvalState) -> Vec<(String, f64)> {
         let segs = self.segments(s.q);
-        let mut min_gap = f64::INFINITY;
+        // Capped at the contact band so that it is finite (and the same in
+        // CSV and JSON) when no pair is within reach.
+        let band = self.law.cutoff - self.law.two_r0;
+        let mut min_gap = band;
         let mut touching = 0;
         for &(i, j) in &self.pairs {
             let d = crate::segment_distance::segment_distance(

@@ -161,7 +161,15 @@ fn plot_com(
     achieved: &[Vec<f64>],
     title: &str,
 ) -> std::result::Result<(), Box<dyn std::error::Error>> {
+    // Non-finite values never reach the plotting library (an infinite axis
+    // range makes it loop); a rollout or target with one is refused.
     let all = targets.iter().chain(achieved);
+    if let Some(p) = all
+        .clone()
+        .find(|p| !(p[0].is_finite() && p[1].is_finite()))
+    {
+        return Err(format!("a non-finite point ({}, {}) cannot be plotted", p[0], p[1]).into());
+    }
     let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
     for p in all {
         x0 = x0.min(p[0]);
@@ -170,6 +178,9 @@ fn plot_com(
         y1 = y1.max(p[1]);
     }
     let pad = 0.1 * (x1 - x0).max(y1 - y0).max(1e-3);
+    if !(x1 - x0 + 2.0 * pad).is_finite() || !(y1 - y0 + 2.0 * pad).is_finite() {
+        return Err(format!("the range {x0}..{x1} × {y0}..{y1} m cannot be plotted").into());
+    }
     let root = SVGBackend::new(path, (800, 600)).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)

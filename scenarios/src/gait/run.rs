@@ -42,10 +42,14 @@ pub fn optimize_gait(
     });
     let name = format!("checkpoint-{key_hash:016x}");
     let ckpt = dir.join(format!("{name}.arg"));
-    if !resume && ckpt.exists() {
-        std::fs::remove_file(&ckpt).map_err(ScenarioError::io(&ckpt))?;
-    } else if resume && iters > 0 && ckpt.exists() {
-        log::warn!("resuming from {}", ckpt.display());
+    let history = pliant_optim::history_path(&dir, &name);
+    if !resume {
+        for f in [&ckpt, &history] {
+            if f.exists() {
+                std::fs::remove_file(f).map_err(ScenarioError::io(f))?;
+            }
+        }
+    } else if iters > 0 && ckpt.exists() {
         println!("resuming from {}", ckpt.display());
     }
     let settings = OptimizeSettings {
@@ -54,6 +58,18 @@ pub fn optimize_gait(
         checkpoint: (resume && iters > 0).then(|| (dir.clone(), name)),
     };
     let (result, shooting) = optimize(shooting, z0, &settings, progress)?;
+    for (stage, value) in [
+        ("initial", result.initial_objective),
+        ("final", result.objective),
+    ] {
+        if !value.is_finite() {
+            return Err(ScenarioError::NonFiniteObjective {
+                name: setup.name.clone(),
+                stage,
+                value,
+            });
+        }
+    }
     let tr = shooting.rollout_z(&result.z)?;
     let summary = ctx.summary(setup, &tr, result.objective);
     let files = write_gait(&dir, setup, &ctx, &tr, &result.z, &result.history, &summary)?;

@@ -11,6 +11,11 @@ use pliant_optim::{
     CentreOfMass, ComPath, ControlSmoothness, Gait, Heading, Motor, Objective, OptimError, Shooting,
 };
 
+/// Largest target speed, m/s.
+pub const MAX_TARGET_SPEED: f64 = 10.0;
+/// Largest target arc radius, m.
+pub const MAX_TARGET_RADIUS: f64 = 1000.0;
+
 /// A complete gait problem: robot, environment, gait layout, target.
 #[derive(Debug, Clone)]
 pub struct GaitSetup {
@@ -187,21 +192,31 @@ impl GaitSetup {
         Ok(s)
     }
 
-    /// Checks the target's numbers: a finite speed; an arc with a finite
-    /// non-zero radius and a finite positive angle.
+    /// Checks the target's numbers: a speed of at most
+    /// [`MAX_TARGET_SPEED`]; an arc with a non-zero radius of at most
+    /// [`MAX_TARGET_RADIUS`] and an angle in `(0, 4π]`. (A target far beyond
+    /// what a soft robot can reach only makes the objective overflow.)
     pub fn validate_target(&self) -> pliant_optim::Result<()> {
         match self.target {
-            Target::Straight { speed } => {
-                Invalid::check(speed.is_finite(), "target.speed", speed, "finite (m/s)")?
-            }
+            Target::Straight { speed } => Invalid::check(
+                speed.is_finite() && speed.abs() <= MAX_TARGET_SPEED,
+                "target.speed",
+                speed,
+                "m/s, at most 10 in magnitude",
+            )?,
             Target::Arc { radius, angle } => {
                 Invalid::check(
-                    radius.is_finite() && radius != 0.0,
+                    radius.is_finite() && radius != 0.0 && radius.abs() <= MAX_TARGET_RADIUS,
                     "target.radius",
                     radius,
-                    "finite and non-zero (m)",
+                    "m, non-zero and at most 1000 in magnitude",
                 )?;
-                Invalid::positive("target.angle", angle, "rad")?;
+                Invalid::check(
+                    angle.is_finite() && angle > 0.0 && angle <= 4.0 * std::f64::consts::PI,
+                    "target.angle",
+                    angle,
+                    "rad, in (0, 4π]",
+                )?;
             }
         }
         Ok(())

@@ -69,8 +69,55 @@ fn default_iterations() -> u64 {
 }
 
 impl OptimizeSpec {
-    /// The gait setup it describes.
+    /// Checks what serde cannot: the name is a plain file name, the gait
+    /// layout is consistent and bounded, the incline is a slope.
+    pub fn validate(&self) -> Result<()> {
+        if let Some(n) = &self.name {
+            validate_name(n)?;
+        }
+        if self.cycle_steps == 0 || self.cycles == 0 {
+            return Err(spec_err(
+                "cycle_steps",
+                "cycle_steps and cycles must be at least 1",
+            ));
+        }
+        if self.keyframes == 0 || self.keyframes > self.cycle_steps {
+            return Err(spec_err(
+                "keyframes",
+                &format!(
+                    "{} keyframes per cycle: must be between 1 and cycle_steps ({})",
+                    self.keyframes, self.cycle_steps
+                ),
+            ));
+        }
+        let steps = self
+            .cycle_steps
+            .checked_mul(self.cycles)
+            .and_then(|c| c.checked_add(self.prep_steps));
+        if steps.is_none_or(|n| n > MAX_STEPS) {
+            return Err(spec_err(
+                "cycles",
+                &format!(
+                    "prep_steps + cycle_steps × cycles must be at most {MAX_STEPS} steps \
+                     (every iteration rolls the whole horizon out at least once)"
+                ),
+            ));
+        }
+        if !(self.incline_degrees.is_finite() && self.incline_degrees.abs() < 90.0) {
+            return Err(spec_err(
+                "incline_degrees",
+                &format!(
+                    "{}: must be a slope between −90 and 90 degrees",
+                    self.incline_degrees
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The gait setup it describes (after [`OptimizeSpec::validate`]).
     pub fn setup(&self) -> Result<GaitSetup> {
+        self.validate()?;
         let mut s = match self.robot {
             RobotKind::Tripod => {
                 if self.symmetric {
@@ -197,6 +244,38 @@ impl MethodName {
 impl std::fmt::Display for MethodName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// Longest horizon a spec may ask for, steps (about 2 minutes of simulated
+/// time at 33 ms; one rollout of the Puppy takes ~8 ms per step here).
+pub const MAX_STEPS: usize = 4096;
+
+/// Longest output name, characters.
+const MAX_NAME: usize = 100;
+
+/// A name is a single file name: not empty, no path separators, not `.` or
+/// `..`, no control characters — so outputs stay inside `--out`.
+pub fn validate_name(name: &str) -> Result<()> {
+    let bad = if name.is_empty() {
+        Some("is empty")
+    } else if name.chars().count() > MAX_NAME {
+        Some("is longer than 100 characters")
+    } else if name.contains(['/', '\\']) {
+        Some("contains a path separator")
+    } else if name == "." || name == ".." || name.starts_with('.') {
+        Some("starts with a dot")
+    } else if name.chars().any(char::is_control) {
+        Some("contains a control character")
+    } else {
+        None
+    };
+    match bad {
+        Some(why) => Err(spec_err(
+            "name",
+            &format!("{name:?} {why}: a name is a plain file name (it names OUT/<name>/)"),
+        )),
+        None => Ok(()),
     }
 }
 
