@@ -18,7 +18,7 @@
 
 use anyhow::Context;
 use pliant::gait::GaitSetup;
-use pliant::gait::optimize_gait;
+use pliant::gait::{Checkpoints, optimize_gait};
 use pliant::optim::Method;
 use std::path::{Path, PathBuf};
 
@@ -62,7 +62,7 @@ fn run(setup: &GaitSetup, z0: &[f64], iters: u64, out: &Path) -> anyhow::Result<
         Method::LevenbergMarquardt { tol: 1e-4 },
         iters,
         out,
-        true,
+        Checkpoints::Resume,
         Some(progress),
     )?;
     let (res, summary) = (&run.result, &run.summary);

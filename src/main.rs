@@ -104,7 +104,11 @@ enum Command {
     },
 }
 
-fn optimize_and_report(spec: &OptimizeSpec, out: &std::path::Path, resume: bool) -> Result<()> {
+fn optimize_and_report(
+    spec: &OptimizeSpec,
+    out: &std::path::Path,
+    checkpoints: pliant::gait::Checkpoints,
+) -> Result<()> {
     let setup = spec.setup()?;
     let z0 = spec.z0(&setup)?;
     println!(
@@ -126,7 +130,7 @@ fn optimize_and_report(spec: &OptimizeSpec, out: &std::path::Path, resume: bool)
         spec.method(),
         spec.iterations,
         out,
-        resume,
+        checkpoints,
         Some(progress),
     )?;
     let (r, s) = (&run.result, &run.summary);
@@ -154,6 +158,22 @@ fn optimize_and_report(spec: &OptimizeSpec, out: &std::path::Path, resume: bool)
     }
     Ok(())
 }
+
+/// A run stopped by SIGINT/SIGTERM after this many steps (exit status 130).
+#[derive(Debug)]
+struct Interrupted(usize);
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(
+            f,
+            "interrupted after {} steps (the steps before were written)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for Interrupted {}
 
 /// Output a run may write without an explicit `--every`, bytes.
 const OUTPUT_BUDGET: u64 = 1 << 30;
@@ -183,10 +203,7 @@ fn finish(
         res.frames_written
     );
     if res.interrupted {
-        bail!(
-            "interrupted after {} steps (the steps before were written)",
-            last.step
-        );
+        return Err(Interrupted(last.step).into());
     }
     if let Some(e) = res.error {
         bail!(
@@ -210,7 +227,11 @@ fn main() -> std::process::ExitCode {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", report(&e));
-            std::process::ExitCode::FAILURE
+            if e.downcast_ref::<Interrupted>().is_some() {
+                std::process::ExitCode::from(130)
+            } else {
+                std::process::ExitCode::FAILURE
+            }
         }
     }
 }
@@ -270,11 +291,12 @@ fn run_cli() -> Result<()> {
                 .with_context(|| format!("building the model of {}", scene.display()))?;
             let sim = &mut prepared.simulator;
             let steps = steps.unwrap_or(prepared.settings.steps);
+            let explicit_every = every.is_some();
             let every = every.unwrap_or(1);
             let observables = sim.observables(&sim.model().params_at(0.0)).len();
             let per_frame = pliant::simulate::frame_bytes(sim.model().n_dofs(), observables);
             let frames = (steps as u64 / every).saturating_add(2);
-            if every == 1 && frames.saturating_mul(per_frame) > OUTPUT_BUDGET {
+            if !explicit_every && frames.saturating_mul(per_frame) > OUTPUT_BUDGET {
                 let need = frames.saturating_mul(per_frame).div_ceil(OUTPUT_BUDGET);
                 bail!(
                     "{steps} steps of {} DOFs would write about {:.1} GB; pass --every N to write every N-th step (N = {need} or more keeps it under 1 GiB)",
@@ -302,7 +324,11 @@ fn run_cli() -> Result<()> {
             println!(
                 "demo: optimizing a short walking gait for the cable-driven Tripod (cable paper §IV)"
             );
-            optimize_and_report(&pliant::gait::demo_spec(), &out, false)?;
+            optimize_and_report(
+                &pliant::gait::demo_spec(),
+                &out,
+                pliant::gait::Checkpoints::Off,
+            )?;
         }
         Command::Optimize {
             spec,
@@ -319,7 +345,12 @@ fn run_cli() -> Result<()> {
             if let Some(m) = method {
                 s.method = m.into();
             }
-            optimize_and_report(&s, &out, !fresh)?;
+            let checkpoints = if fresh {
+                pliant::gait::Checkpoints::Fresh
+            } else {
+                pliant::gait::Checkpoints::Resume
+            };
+            optimize_and_report(&s, &out, checkpoints)?;
         }
         Command::Demo {
             which: Demo::Lattice,

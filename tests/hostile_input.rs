@@ -174,6 +174,7 @@ fn an_interrupted_simulation_keeps_its_finished_steps() {
         assert!(killed.success());
         let out = child.wait_with_output().unwrap();
         refused(&out, &["interrupted after"]);
+        assert_eq!(out.status.code(), Some(130), "{signal}");
         // Both files are complete documents with the same frames.
         let json: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(dir.join("out/trajectory.json")).unwrap(),
@@ -298,8 +299,19 @@ fn a_resumed_optimization_keeps_its_history_and_a_finished_one_says_so() {
     let out = ok(optimize(&dir, &s, &["--iterations", "2"]));
     assert!(out.contains("already finished"), "{out}");
     assert_eq!(rows(), both);
-    // --fresh starts over.
+    // --fresh starts over, and is itself resumable (it checkpoints).
     ok(optimize(&dir, &s, &["--fresh"]));
     assert_eq!(rows().len(), 1);
+    let checkpoints = std::fs::read_dir(dir.join("out/tripod_walk"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".arg")
+        })
+        .count();
+    assert_eq!(checkpoints, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -82,6 +82,9 @@ fn the_energy_walkthrough_runs_verbatim() {
         .env("PATH", path)
         // The new crate builds in its own folder, as a user's would.
         .env_remove("CARGO_TARGET_DIR")
+        // The toolchain is chosen by the folder (its rust-toolchain.toml),
+        // as for a user, not inherited from this test's cargo.
+        .env_remove("RUSTUP_TOOLCHAIN")
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .output()

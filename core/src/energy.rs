@@ -38,10 +38,14 @@ pub trait Energy: Send + Sync + std::fmt::Debug {
     fn elements(&self) -> &dyn ElementSet;
 
     /// Called at the start of every (sub)step with the state it starts from,
-    /// for energies that keep lagged, non-differentiated quantities
-    /// (reference frames, contact candidates). Compute them from committed
-    /// data and `q_prev` only, so that calling it again for a retried step
-    /// gives the same result. Most energies do nothing.
+    /// for energies that keep lagged quantities (reference frames, contact
+    /// candidates). Compute them from committed data and `q_prev` only, so
+    /// that calling it again for a retried step gives the same result. A
+    /// lagged quantity that varies smoothly with `q_prev` (a rod's frames)
+    /// is differentiated through
+    /// [`carried_transition`](Energy::carried_transition); one that is held
+    /// piecewise constant (a candidate list) is not. Most energies do
+    /// nothing.
     fn begin_step(&mut self, _q_prev: &[f64], _p: &[f64], _dt: f64, _t: f64) {}
 
     /// Called after a (sub)step converged, with its new state: commit lagged

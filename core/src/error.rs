@@ -274,6 +274,15 @@ pub enum CoreError {
         /// What was wrong.
         message: String,
     },
+    /// A file that cannot be read as asked (too large, a directory, not
+    /// text).
+    #[error("{path}: {message}")]
+    File {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// An I/O error with the file it concerns.
     #[error("{path}: {source}")]
     Io {

@@ -88,7 +88,44 @@ impl Default for NewtonSettings {
     }
 }
 
+/// Most halvings of a failing time step (2¹² = 4096 sub-steps).
+pub const MAX_STEP_HALVINGS: usize = 12;
+
 impl NewtonSettings {
+    /// Checks the settings: finite, non-negative tolerances; at least one
+    /// iteration; at most [`MAX_STEP_HALVINGS`] halvings and 100 line-search
+    /// backtracks (more only turn a failing step into a hang);
+    /// `reuse_below` in `[0, 1)`.
+    pub fn validate(&self) -> std::result::Result<(), crate::Invalid> {
+        use crate::Invalid;
+        Invalid::non_negative("newton.abs_tol", self.abs_tol, "N")?;
+        Invalid::non_negative("newton.rel_tol", self.rel_tol, "relative")?;
+        Invalid::check(
+            self.max_iterations >= 1,
+            "newton.max_iterations",
+            self.max_iterations as f64,
+            "at least 1",
+        )?;
+        Invalid::check(
+            self.max_step_halvings <= MAX_STEP_HALVINGS,
+            "newton.max_step_halvings",
+            self.max_step_halvings as f64,
+            "at most 12 (4096 sub-steps)",
+        )?;
+        Invalid::check(
+            self.max_backtracks <= 100,
+            "newton.max_backtracks",
+            self.max_backtracks as f64,
+            "at most 100 (a step of 2⁻¹⁰⁰ of Newton's)",
+        )?;
+        Invalid::check(
+            (0.0..1.0).contains(&self.reuse_below),
+            "newton.reuse_below",
+            self.reuse_below,
+            "in [0, 1)",
+        )
+    }
+
     /// Settings for fast forward simulation: the last factorization is
     /// reused while the residual falls at least 2× per iteration (also into
     /// the next step), and the absolute tolerance is 1e-6 N. On the Puppy
@@ -128,7 +165,9 @@ pub struct NewtonStats {
     pub residual: f64,
     /// The solve ended above the tolerance at the round-off floor of the
     /// problem (the tolerance asks for more than `f64` resolves; logged as a
-    /// warning): the residual stopped falling within `64 ε · max|H| · max|x| · √n`.
+    /// warning): the residual stopped falling within
+    /// `64 ε · max|H| · max|x| · √n`, or a full Newton step no longer moved
+    /// the state beyond its round-off. `false` means the tolerance was met.
     #[serde(default)]
     pub at_noise_floor: bool,
 }
@@ -325,10 +364,13 @@ pub(crate) fn minimize_with(
                 .zip(&d)
                 .all(|(&i, di)| di.abs() <= 16.0 * f64::EPSILON * x[i].abs().max(1e-3 * x_scale))
         {
-            log::debug!(
-                "Newton stopped at the round-off floor: residual {:.3e} N, tolerance {tol:.3e} N",
-                stats.residual
-            );
+            if stats.residual > tol {
+                log::warn!(
+                    "Newton accepted a residual of {:.3e} N above the tolerance {tol:.3e} N: a full Newton step no longer moves the state beyond its round-off",
+                    stats.residual
+                );
+                stats.at_noise_floor = true;
+            }
             if settings.reuse_below > 0.0 {
                 *carry = factor;
             }

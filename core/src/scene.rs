@@ -181,9 +181,8 @@ pub fn read_limited(path: &Path) -> Result<String> {
     };
     let file = std::fs::File::open(path).map_err(io)?;
     if file.metadata().map_err(io)?.is_dir() {
-        return Err(CoreError::Scene {
+        return Err(CoreError::File {
             path: path.display().to_string(),
-            field: String::new(),
             message: "is a directory, not a file".into(),
         });
     }
@@ -192,18 +191,16 @@ pub fn read_limited(path: &Path) -> Result<String> {
         .read_to_end(&mut bytes)
         .map_err(io)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(CoreError::Scene {
+        return Err(CoreError::File {
             path: path.display().to_string(),
-            field: String::new(),
             message: format!(
-                "larger than {} MiB; put large meshes in mesh files",
+                "larger than {} MiB, the limit for scene and spec files (put large meshes in mesh files)",
                 MAX_FILE_BYTES >> 20
             ),
         });
     }
-    String::from_utf8(bytes).map_err(|e| CoreError::Scene {
+    String::from_utf8(bytes).map_err(|e| CoreError::File {
         path: path.display().to_string(),
-        field: String::new(),
         message: format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
     })
 }

@@ -67,19 +67,29 @@ pub struct IterationRecord {
     /// before any is [`OptimizeResult::initial_objective`]).
     pub iter: u64,
     /// Objective after the iteration (`½‖r‖²`).
+    #[serde(deserialize_with = "null_as_nan")]
     pub objective: f64,
     /// Norm of the last gradient computed (w.r.t. the solver variable).
+    #[serde(deserialize_with = "null_as_nan")]
     pub gradient_norm: f64,
     /// The iteration's step in the controls: the largest change of any
     /// entry of `z` (its ∞-norm `‖z_k − z_(k−1)‖∞`, in the units of `z`;
     /// m for contracted cable lengths). Zero when the solver kept its point;
     /// NaN if the solver reported no point (none of ours does that).
+    #[serde(deserialize_with = "null_as_nan")]
     pub step: f64,
     /// Rollouts so far (line search included; counted across resumes).
     pub rollouts: usize,
     /// Wall time since the start of the optimization, s (across resumes:
     /// the time of the runs before a resume plus this run's).
+    #[serde(deserialize_with = "null_as_nan")]
     pub seconds: f64,
+}
+
+/// JSON has no NaN (serde_json writes `null`): read `null` back as NaN.
+fn null_as_nan<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<f64, D::Error> {
+    use serde::Deserialize;
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }
 
 /// Outcome of [`optimize`].
@@ -238,10 +248,16 @@ where
         }
         // The iterations before the checkpoint (a checkpoint without its
         // history, e.g. from an older pliant, resumes with none).
-        let past: Vec<IterationRecord> = std::fs::read(&self.history_path)
-            .ok()
-            .and_then(|b| serde_json::from_slice(&b).ok())
-            .unwrap_or_default();
+        let past: Vec<IterationRecord> = match std::fs::read(&self.history_path) {
+            Ok(b) => serde_json::from_slice(&b).unwrap_or_else(|e| {
+                log::warn!(
+                    "{}: unreadable ({e}); the iterations before the resume are not reported",
+                    self.history_path.display()
+                );
+                Vec::new()
+            }),
+            Err(_) => Vec::new(),
+        };
         let past: Vec<IterationRecord> = past
             .into_iter()
             .filter(|r| r.iter <= st.get_iter())

@@ -1,6 +1,8 @@
 //! Trajectory output, written while the run goes: `trajectory.csv` (one row
-//! per recorded step) and `trajectory.json`, both flushed as frames arrive,
-//! so an interrupted or failed run keeps every step it finished.
+//! per recorded step) and `trajectory.json`, streamed through buffers as
+//! frames arrive (memory does not grow with the run) and closed on every
+//! way a run ends, so a failed or interrupted run keeps every step it
+//! finished.
 
 use pliant_scenarios::{Result, ScenarioError};
 use serde::Serialize;
@@ -50,6 +52,7 @@ pub struct TrajectoryWriter {
     json_path: PathBuf,
     frames: usize,
     dofs: usize,
+    observables: usize,
 }
 
 /// Bytes a frame of `dofs` DOFs and `observables` observables takes in both
@@ -75,6 +78,7 @@ impl TrajectoryWriter {
             json_path,
             frames: 0,
             dofs: first.q.len(),
+            observables: first.observables.len(),
         };
         let axes = ["x", "y", "z"];
         let mut header: Vec<String> = vec!["step".into(), "time_s".into()];
@@ -118,8 +122,17 @@ impl TrajectoryWriter {
         row.push(format!("{:.9e}", f.kinetic));
         row.push(f.newton_iterations.to_string());
         row.push(format!("{:.3e}", f.residual));
-        row.extend(f.observables.iter().map(|(_, v)| format!("{v:.9e}")));
-        row.extend(f.q.iter().map(|v| format!("{v:.12e}")));
+        // The columns of the header, whatever a frame reports (an energy
+        // that fails may report none): missing values are NaN.
+        row.extend((0..self.observables).map(|k| {
+            f.observables
+                .get(k)
+                .map_or("NaN".to_string(), |(_, v)| format!("{v:.9e}"))
+        }));
+        row.extend((0..self.dofs).map(|k| {
+            f.q.get(k)
+                .map_or("NaN".to_string(), |v| format!("{v:.12e}"))
+        }));
         self.csv.write_record(&row).map_err(|e| self.csv_err(e))?;
         if self.frames > 0 {
             self.json

@@ -26,13 +26,19 @@ pub struct RunResult {
 }
 
 /// A flag set by SIGINT or SIGTERM (installed once per process; later calls
-/// return the same flag).
+/// return the same flag). A second signal exits at once (status 130), for a
+/// step that does not end.
 pub fn stop_on_signals() -> Arc<AtomicBool> {
     static FLAG: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
         let f = flag.clone();
-        if let Err(e) = ctrlc::set_handler(move || f.store(true, Ordering::SeqCst)) {
+        let handler = move || {
+            if f.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        };
+        if let Err(e) = ctrlc::set_handler(handler) {
             log::warn!(
                 "cannot catch SIGINT/SIGTERM ({e}); an interrupted run keeps only what was flushed"
             );
@@ -81,7 +87,10 @@ pub fn run(
     );
     let mut last = frame(sim, 0, 0.0);
     let mut out = TrajectoryWriter::create(dir, sim.model().dim(), sim.dt(), &last)?;
-    out.push(&last)?;
+    if let Err(e) = out.push(&last) {
+        out.finish().ok();
+        return Err(e);
+    }
     let mut last_written = true;
     let (mut total, mut error, mut interrupted) = (0, None, false);
     for k in 1..=steps {
@@ -94,8 +103,10 @@ pub fn run(
                 total += r.newton.iterations;
                 last = frame(sim, r.newton.iterations, r.newton.residual);
                 last_written = k % every == 0;
-                if last_written {
-                    out.push(&last)?;
+                if last_written && let Err(e) = out.push(&last) {
+                    // Keep what was written a complete document.
+                    out.finish().ok();
+                    return Err(e);
                 }
                 bar.set_message(format!(
                     "t = {:.3} s, {} Newton it.",
@@ -109,8 +120,9 @@ pub fn run(
             }
         }
     }
-    if !last_written {
-        out.push(&last)?;
+    if !last_written && let Err(e) = out.push(&last) {
+        out.finish().ok();
+        return Err(e);
     }
     bar.finish_and_clear();
     let frames_written = out.frames();

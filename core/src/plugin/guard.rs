@@ -195,19 +195,32 @@ impl Energy for PanicGuard {
         catch_unwind(AssertUnwindSafe(|| inner.restore_carried_state(snapshot)))
             .unwrap_or_else(|e| Err(panicked(self.name, "restore_carried_state", &e)))
     }
+    // A panicking (or poisoned) plugin reports a NaN entry, which the
+    // engine refuses with a typed error: an empty answer would silently
+    // drop the carried state's derivatives.
     fn carried_transition(&self, q: &[f64], p: &[f64]) -> Option<CarriedTransition> {
+        let nan = || {
+            Some(CarriedTransition {
+                len: 1,
+                dq: vec![(0, 0, f64::NAN)],
+                dc: Vec::new(),
+            })
+        };
         if self.poisoned.load(Ordering::Relaxed) {
-            return None;
+            return nan();
         }
         catch_unwind(AssertUnwindSafe(|| self.inner.carried_transition(q, p))).unwrap_or_else(|e| {
             self.poison("carried_transition", &e);
-            None
+            nan()
         })
     }
     fn carried_block(&self, s: &EvalState) -> Vec<(usize, usize, f64)> {
+        if self.poisoned.load(Ordering::Relaxed) {
+            return vec![(0, 0, f64::NAN)];
+        }
         catch_unwind(AssertUnwindSafe(|| self.inner.carried_block(s))).unwrap_or_else(|e| {
             self.poison("carried_block", &e);
-            Vec::new()
+            vec![(0, 0, f64::NAN)]
         })
     }
     fn structure_version(&self) -> u64 {

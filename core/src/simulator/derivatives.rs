@@ -175,13 +175,17 @@ impl Simulator {
                 if r >= t.len || c >= n {
                     return Err(bad("∂c/∂q", r, c));
                 }
-                u.dq.push(Triplet::new(off + r, c, finite_entry(v, k, "∂c/∂q")?));
+                u.dq.push(Triplet::new(off + r, c, finite_entry(v, k, "∂c/∂q", r, c)?));
             }
             for &(r, c, v) in &t.dc {
                 if r >= t.len || c >= t.len {
                     return Err(bad("∂c/∂c", r, c));
                 }
-                u.dc.push(Triplet::new(off + r, off + c, finite_entry(v, k, "∂c/∂c")?));
+                u.dc.push(Triplet::new(
+                    off + r,
+                    off + c,
+                    finite_entry(v, k, "∂c/∂c", r, c)?,
+                ));
             }
             u.spans.push(Some((off, t.len)));
             u.len += t.len;
@@ -213,7 +217,7 @@ impl Simulator {
                 out.push(Triplet::new(
                     r,
                     off + c,
-                    scale * finite_entry(v, k, "∂²E/∂q∂c")?,
+                    scale * finite_entry(v, k, "∂²E/∂q∂c", r, c)?,
                 ));
             }
         }
@@ -322,13 +326,15 @@ impl Simulator {
 }
 
 /// `v` if finite, else an error naming energy `k` and the block.
-fn finite_entry(v: f64, k: usize, what: &str) -> Result<f64> {
+/// `v` if finite; else an error naming entry `(r, c)` of block `what` of
+/// energy `k` (`index` is the row).
+fn finite_entry(v: f64, k: usize, what: &str, r: usize, c: usize) -> Result<f64> {
     if v.is_finite() {
         Ok(v)
     } else {
         Err(CoreError::NonFinite {
-            what: format!("{what} of energy #{k}"),
-            index: 0,
+            what: format!("entry ({r}, {c}) of {what} of energy #{k}"),
+            index: r,
             value: v,
         })
     }

@@ -112,6 +112,7 @@ impl Simulator {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(Invalid::new("dt", dt, "positive and finite (s)").into());
         }
+        newton.validate()?;
         let asm = Assembler::new(&model)?;
         let solver = LinearSolver::new(asm.symbolic())?;
         let free_dofs = Arc::new(asm.free_dofs().to_vec());

@@ -151,7 +151,7 @@ pub struct RodContact {
     #[serde(default)]
     pub margin: Option<f64>,
     /// Prefix of the observables: `NAME.pairs`, the number of edge pairs
-    /// within the contact band, and `NAME.min_gap`, the smallest gap between
+    /// whose gap is below `delta` (touching), and `NAME.min_gap`, the smallest gap between
     /// two edges' surfaces (m), capped at the width of the contact band
     /// (the distance beyond `2 r₀` at which the contact force vanishes): a
     /// value equal to that width means no pair is in the band. Always

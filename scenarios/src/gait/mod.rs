@@ -15,7 +15,7 @@ mod target;
 
 pub use context::{GaitContext, GaitSummary};
 pub use output::write_gait;
-pub use run::{GaitRun, optimize_gait};
+pub use run::{Checkpoints, GaitRun, optimize_gait};
 pub use setup::{GaitSetup, default_trial_simulators, table_friction};
 pub use slack::{SlackRegularizer, remove_slack};
 pub use spec::{MethodName, OptimizeSpec, demo_spec};

@@ -17,18 +17,28 @@ pub struct GaitRun {
     pub files: Vec<PathBuf>,
 }
 
+/// Whether [`optimize_gait`] checkpoints, and whether it resumes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checkpoints {
+    /// No checkpoint is read or written (an old one is removed).
+    Off,
+    /// An old checkpoint is removed; every iteration is checkpointed.
+    Fresh,
+    /// A run killed earlier continues from its last checkpoint (its history
+    /// kept); every iteration is checkpointed.
+    Resume,
+}
+
 /// Optimizes `setup` from `z0` with `method` for at most `iters`
 /// iterations (0: just evaluate and write `z0`) and writes the results into
-/// `out/<name>/`. With `resume`, every iteration is checkpointed there and
-/// a run killed earlier continues from its last checkpoint; without, an old
-/// checkpoint is removed and the run starts afresh.
+/// `out/<name>/`, checkpointing there as `checkpoints` says.
 pub fn optimize_gait(
     setup: &GaitSetup,
     z0: &[f64],
     method: Method,
     iters: u64,
     out: &Path,
-    resume: bool,
+    checkpoints: Checkpoints,
     progress: Option<ProgressFn>,
 ) -> Result<GaitRun> {
     let (shooting, ctx) = setup.problem(z0)?;
@@ -43,6 +53,7 @@ pub fn optimize_gait(
     let name = format!("checkpoint-{key_hash:016x}");
     let ckpt = dir.join(format!("{name}.arg"));
     let history = pliant_optim::history_path(&dir, &name);
+    let resume = checkpoints == Checkpoints::Resume;
     if !resume {
         for f in [&ckpt, &history] {
             if f.exists() {
@@ -55,7 +66,7 @@ pub fn optimize_gait(
     let settings = OptimizeSettings {
         method,
         max_iters: iters,
-        checkpoint: (resume && iters > 0).then(|| (dir.clone(), name)),
+        checkpoint: (checkpoints != Checkpoints::Off && iters > 0).then(|| (dir.clone(), name)),
     };
     let (result, shooting) = optimize(shooting, z0, &settings, progress)?;
     for (stage, value) in [

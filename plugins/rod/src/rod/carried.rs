@@ -275,6 +275,7 @@ impl RodEnergy {
 mod tests {
     use super::super::tests::{CHANNELS, actuated_chain, perturb, setup, wiggly};
     use super::*;
+    use crate::{Actuation, Rod};
     use pliant_core::derivcheck::Rng;
     use pliant_core::{Block, Energy, Model};
 
@@ -312,10 +313,47 @@ mod tests {
         (rod, model, p, q_prev)
     }
 
+    /// A junction of three out-of-plane arms whose edges point away from,
+    /// into and across the junction (springs with both orientation signs),
+    /// actuated, with frames transported once and a start state away.
+    fn junction_with_history(seed: u64) -> (RodEnergy, Model, Vec<f64>, Vec<f64>) {
+        let mut rng = Rng::new(seed);
+        let pos = vec![
+            [0.0, 0.0, 0.0],
+            [0.02, 0.0, 0.005],
+            [0.04, 0.003, 0.01],
+            [-0.01, 0.017, 0.0],
+            [-0.02, 0.035, -0.004],
+            [-0.01, -0.017, 0.002],
+            [-0.021, -0.033, 0.006],
+        ];
+        let edges = vec![[0, 1], [1, 2], [4, 3], [3, 0], [0, 5], [6, 5]];
+        let rod = Rod::network(edges, 1e-3, 1e6, 0.3, 1000.0)
+            .with_rest_lengths_from(&pos)
+            .unwrap()
+            .actuate(Actuation::curvature("k1", 1, None))
+            .actuate(Actuation::twist("tw", None));
+        let (mut rod, model) = setup(rod, &pos, &[("k1", 2.0), ("tw", 1.0)]);
+        assert!(rod.net.springs().iter().any(|s| s.signs.contains(&-1.0)));
+        let p = model.params_at(0.0);
+        let q_a = perturb(&model, model.q0(), 2e-3, 0.5, &mut rng);
+        rod.begin_step(&q_a, &p, 0.01, 0.0);
+        let q_prev = perturb(&model, &q_a, 2e-3, 0.5, &mut rng);
+        (rod, model, p, q_prev)
+    }
+
+    /// Chains and a junction (both orientation signs).
+    fn cases(seed: u64) -> [(RodEnergy, Model, Vec<f64>, Vec<f64>); 3] {
+        [
+            rod_with_history(seed),
+            rod_with_history(seed + 1),
+            junction_with_history(seed + 2),
+        ]
+    }
+
     #[test]
     fn the_transition_is_the_derivative_of_begin_step() {
-        for seed in [3, 4] {
-            let (mut rod, model, p, q_prev) = rod_with_history(seed);
+        for (seed, (mut rod, model, p, q_prev)) in cases(3).into_iter().enumerate() {
             let c0 = rod.carried_state();
             let (m, n) = (c0.len(), q_prev.len());
             let tr = rod.transition(&q_prev);
@@ -421,10 +459,9 @@ mod tests {
 
     #[test]
     fn the_frame_block_is_the_derivative_of_the_gradient_along_the_frames() {
-        for seed in [5, 6] {
-            let (mut rod, model, p, q_prev) = rod_with_history(seed);
+        for (seed, (mut rod, model, p, q_prev)) in cases(5).into_iter().enumerate() {
             rod.begin_step(&q_prev, &p, 0.01, 0.0);
-            let mut rng = Rng::new(seed + 100);
+            let mut rng = Rng::new(seed as u64 + 100);
             let q = perturb(&model, &q_prev, 2e-3, 0.5, &mut rng);
             let c0 = rod.carried_state();
             let (m, n) = (c0.len(), q.len());
