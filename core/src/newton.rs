@@ -89,11 +89,11 @@ impl Default for NewtonSettings {
 }
 
 /// Most halvings of a failing time step (2¹² = 4096 sub-steps).
-pub const MAX_STEP_HALVINGS: usize = 12;
+pub(crate) const MAX_STEP_HALVINGS: usize = 12;
 
 impl NewtonSettings {
     /// Checks the settings: finite, non-negative tolerances; at least one
-    /// iteration; at most [`MAX_STEP_HALVINGS`] halvings and 100 line-search
+    /// iteration; at most 12 halvings (4096 sub-steps) and 100 line-search
     /// backtracks (more only turn a failing step into a hang);
     /// `reuse_below` in `[0, 1)`.
     pub fn validate(&self) -> std::result::Result<(), crate::Invalid> {

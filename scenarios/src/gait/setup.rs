@@ -12,9 +12,9 @@ use pliant_optim::{
 };
 
 /// Largest target speed, m/s.
-pub const MAX_TARGET_SPEED: f64 = 10.0;
+pub(crate) const MAX_TARGET_SPEED: f64 = 10.0;
 /// Largest target arc radius, m.
-pub const MAX_TARGET_RADIUS: f64 = 1000.0;
+pub(crate) const MAX_TARGET_RADIUS: f64 = 1000.0;
 
 /// A complete gait problem: robot, environment, gait layout, target.
 #[derive(Debug, Clone)]
@@ -192,9 +192,8 @@ impl GaitSetup {
         Ok(s)
     }
 
-    /// Checks the target's numbers: a speed of at most
-    /// [`MAX_TARGET_SPEED`]; an arc with a non-zero radius of at most
-    /// [`MAX_TARGET_RADIUS`] and an angle in `(0, 4π]`. (A target far beyond
+    /// Checks the target's numbers: a speed of at most 10 m/s; an arc with
+    /// a non-zero radius of at most 1000 m and an angle in `(0, 4π]`. (A target far beyond
     /// what a soft robot can reach only makes the objective overflow.)
     pub fn validate_target(&self) -> pliant_optim::Result<()> {
         match self.target {

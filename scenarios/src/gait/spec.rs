@@ -249,14 +249,14 @@ impl std::fmt::Display for MethodName {
 
 /// Longest horizon a spec may ask for, steps (about 2 minutes of simulated
 /// time at 33 ms; one rollout of the Puppy takes ~8 ms per step here).
-pub const MAX_STEPS: usize = 4096;
+pub(crate) const MAX_STEPS: usize = 4096;
 
 /// Longest output name, characters.
 const MAX_NAME: usize = 100;
 
 /// A name is a single file name: not empty, no path separators, not `.` or
 /// `..`, no control characters — so outputs stay inside `--out`.
-pub fn validate_name(name: &str) -> Result<()> {
+pub(crate) fn validate_name(name: &str) -> Result<()> {
     let bad = if name.is_empty() {
         Some("is empty")
     } else if name.chars().count() > MAX_NAME {
