@@ -223,6 +223,13 @@ fn load_plugins(paths: &[PathBuf]) -> Result<()> {
 }
 
 fn main() -> std::process::ExitCode {
+    // Rust ignores SIGPIPE, so printing into a closed pipe (`pliant energies
+    // | head`) would panic; restore the default: end quietly.
+    #[cfg(unix)]
+    // SAFETY: setting a signal disposition before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     match run_cli() {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

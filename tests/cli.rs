@@ -30,6 +30,22 @@ fn simulate(scene: &std::path::Path, out_dir: &std::path::Path) -> String {
     std::fs::read_to_string(out_dir.join("trajectory.csv")).unwrap()
 }
 
+#[cfg(unix)]
+#[test]
+fn output_into_a_closed_pipe_ends_quietly() {
+    let mut child = pliant()
+        .arg("energies")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the pipe before it prints (as `| true` does).
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 #[test]
 fn energies_lists_the_builtins() {
     let out = pliant().arg("energies").output().unwrap();
