@@ -170,23 +170,24 @@ fn try_scene(text: &str) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn mutated_scenes_never_panic_and_refusals_say_why() {
-    pliant::init();
-    let mut rng = Rng::new(20261124);
-    // With Newton settings to mutate too.
-    let mut chain = example("hanging_chain.json");
-    chain["newton"] = json!({"max_iterations": 50, "abs_tol": 1e-10, "rel_tol": 1e-9,
-        "max_backtracks": 40, "max_step_halvings": 2, "reuse_below": 0.0});
-    let bases = [chain, example("rod_drape.json")];
+/// Runs `cases` mutations (1 to 3 each) of the `bases` in turn through
+/// `check`, asserting no panic and a message with every refusal; returns
+/// (accepted, refused).
+fn fuzz(
+    bases: &[Value],
+    seed: u64,
+    cases: usize,
+    check: impl Fn(&str) -> Result<(), String>,
+) -> (usize, usize) {
+    let mut rng = Rng::new(seed);
     let (mut accepted, mut refused) = (0, 0);
-    for case in 0..1500 {
+    for case in 0..cases {
         let mut doc = bases[case % bases.len()].clone();
         for _ in 0..1 + pick(&mut rng, 3) {
             mutate(&mut doc, &mut rng);
         }
         let text = doc.to_string();
-        match catch_unwind(AssertUnwindSafe(|| try_scene(&text))) {
+        match catch_unwind(AssertUnwindSafe(|| check(&text))) {
             Ok(Ok(())) => accepted += 1,
             Ok(Err(msg)) => {
                 assert!(
@@ -199,6 +200,22 @@ fn mutated_scenes_never_panic_and_refusals_say_why() {
         }
     }
     eprintln!("{accepted} accepted, {refused} refused");
+    (accepted, refused)
+}
+
+#[test]
+fn mutated_scenes_never_panic_and_refusals_say_why() {
+    pliant::init();
+    // With Newton settings to mutate too.
+    let mut chain = example("hanging_chain.json");
+    chain["newton"] = json!({"max_iterations": 50, "abs_tol": 1e-10, "rel_tol": 1e-9,
+        "max_backtracks": 40, "max_step_halvings": 2, "reuse_below": 0.0});
+    let (accepted, refused) = fuzz(
+        &[chain, example("rod_drape.json")],
+        20261124,
+        1500,
+        try_scene,
+    );
     // Both outcomes occur: the mutations are neither all harmless nor all fatal.
     assert!(
         accepted > 50 && refused > 500,
@@ -209,48 +226,27 @@ fn mutated_scenes_never_panic_and_refusals_say_why() {
 #[test]
 fn mutated_specs_never_panic_and_accepted_names_stay_inside_out() {
     pliant::init();
-    let mut rng = Rng::new(7);
     let base = json!({
         "name": "walk", "robot": "tripod", "target": {"type": "arc", "radius": 0.05, "angle": 1.0},
         "prep_steps": 2, "cycle_steps": 12, "cycles": 1, "keyframes": 2, "iterations": 0,
         "weights": {"com": 1e4, "slack": 1e2, "slack_epsilon": 1e-3, "smoothness": 1e-4, "regularization": 1e-2},
         "method": "levenberg_marquardt", "incline_degrees": 0.0
     });
-    let (mut accepted, mut refused) = (0, 0);
-    for case in 0..3000 {
-        let mut doc = base.clone();
-        for _ in 0..1 + pick(&mut rng, 3) {
-            mutate(&mut doc, &mut rng);
+    let (accepted, refused) = fuzz(&[base], 7, 3000, |text| {
+        let spec = OptimizeSpec::from_json(text, "fuzz").map_err(|e| e.to_string())?;
+        spec.validate().map_err(|e| e.to_string())?;
+        if let Some(n) = &spec.name {
+            let p = Path::new("out").join(n);
+            assert!(
+                p.parent() == Some(Path::new("out")) && !n.starts_with('.'),
+                "accepted name {n:?} leaves out/"
+            );
         }
-        let text = doc.to_string();
-        let outcome = catch_unwind(AssertUnwindSafe(|| -> Result<(), String> {
-            let spec = OptimizeSpec::from_json(&text, "fuzz").map_err(|e| e.to_string())?;
-            spec.validate().map_err(|e| e.to_string())?;
-            if let Some(n) = &spec.name {
-                let p = Path::new("out").join(n);
-                assert!(
-                    p.parent() == Some(Path::new("out")) && !n.starts_with('.'),
-                    "accepted name {n:?} leaves out/"
-                );
-            }
-            let setup = spec.setup().map_err(|e| e.to_string())?;
-            setup.validate_target().map_err(|e| e.to_string())?;
-            spec.z0(&setup).map_err(|e| e.to_string())?;
-            Ok(())
-        }));
-        match outcome {
-            Ok(Ok(())) => accepted += 1,
-            Ok(Err(msg)) => {
-                assert!(
-                    msg.len() > 10,
-                    "a refusal without a message: {msg:?} for {text}"
-                );
-                refused += 1;
-            }
-            Err(_) => panic!("case {case} panicked on: {text}"),
-        }
-    }
-    eprintln!("{accepted} accepted, {refused} refused");
+        let setup = spec.setup().map_err(|e| e.to_string())?;
+        setup.validate_target().map_err(|e| e.to_string())?;
+        spec.z0(&setup).map_err(|e| e.to_string())?;
+        Ok(())
+    });
     assert!(
         accepted > 100 && refused > 500,
         "{accepted} accepted, {refused} refused"

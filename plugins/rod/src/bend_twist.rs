@@ -149,7 +149,12 @@ impl BendTwist {
         tbar: D,
     ) -> (D, D) {
         let (k1, k2, tau) = self.strains_literal(ei, ej, th);
-        let (d1, d2, dt) = (k1 - kbar[0], k2 - kbar[1], tau - tbar);
+        self.quadratic([k1, k2], tau, kbar, tbar)
+    }
+
+    /// `(E_bend, E_twist) = (½ k_b |κ − κ̄|², ½ k_t (τ − τ̄)²)` (J).
+    fn quadratic<D: Scalar>(&self, kap: [D; 2], tau: D, kbar: [D; 2], tbar: D) -> (D, D) {
+        let (d1, d2, dt) = (kap[0] - kbar[0], kap[1] - kbar[1], tau - tbar);
         (
             (d1 * d1 + d2 * d2) * (0.5 * self.kb),
             dt * dt * (0.5 * self.kt),
@@ -190,8 +195,8 @@ impl BendTwist {
         let tau = th[1] - th[0] + psi0
             - solid_angle(&a[0], &t[0], &t[1])
             - solid_angle(&a[0], &t[1], &a[1]);
-        let (d1, d2, dt) = (kap[0] - kbar[0], kap[1] - kbar[1], tau - tbar);
-        (d1 * d1 + d2 * d2) * (0.5 * self.kb) + dt * dt * (0.5 * self.kt)
+        let (bend, twist) = self.quadratic(kap, tau, kbar, tbar);
+        bend + twist
     }
 
     /// Constant-frame material directors `[μ₁, μ₂]` per edge at angles `th`.
@@ -594,6 +599,20 @@ mod tests {
         };
         bt.set_frames(&f.edges[0], &f.edges[1], f.ref_twist[0]);
         bt
+    }
+
+    #[test]
+    fn the_energy_with_explicit_frames_is_the_solver_energy_at_the_stored_frames() {
+        let bt = spring(&[0.02, 0.001, 0.0], &[0.018, 0.006, 0.004]);
+        let (ei, ej) = ([0.02, 0.002, 0.002], [0.017, 0.004, 0.007]);
+        let (th, kbar, tbar) = ([0.3, -0.2], [4.0, -2.0], 1.5);
+        let (_, _, bend, twist) = bt.value(&ei, &ej, th, kbar, tbar);
+        let e = bt.energy_with_frames(&ei, &ej, th, kbar, tbar, &bt.a, &bt.u, bt.psi0);
+        assert!(
+            (e - (bend + twist)).abs() <= 1e-12 * (bend + twist),
+            "{e} vs {}",
+            bend + twist
+        );
     }
 
     #[test]

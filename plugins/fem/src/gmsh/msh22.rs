@@ -3,7 +3,7 @@
 //! element in several groups is written once per group (Gmsh manual §10.1,
 //! "MSH file format version 2").
 
-use super::reader::{Reader, physical_names};
+use super::reader::{Reader, both_sections, other_section, physical_names};
 use super::{Builder, element_type};
 use crate::mesh::MeshError;
 
@@ -46,22 +46,10 @@ pub(super) fn read(r: &mut Reader, b: &mut Builder) -> Result<(), MeshError> {
                 r.cur.expect("$EndElements")?;
                 have_elements = true;
             }
-            s if s.starts_with('$') => r.cur.skip_section(&s[1..])?,
-            s => {
-                return Err(r.cur.error(format!(
-                    "expected a section header such as `$Nodes`, found `{}`",
-                    s.chars().take(40).collect::<String>()
-                )));
-            }
+            s => other_section(r, s)?,
         }
     }
-    if !have_nodes || !have_elements {
-        return Err(r.cur.error(format!(
-            "the file has no `${}` section",
-            if have_nodes { "Elements" } else { "Nodes" }
-        )));
-    }
-    Ok(())
+    both_sections(r, have_nodes, have_elements)
 }
 
 /// Binary elements come in blocks: `type, count, tags per element`, then

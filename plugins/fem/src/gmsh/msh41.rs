@@ -2,7 +2,7 @@
 //! come in blocks per entity (Gmsh manual §10.1, "MSH file format version
 //! 4.1"). ASCII and binary share this reader.
 
-use super::reader::{Reader, physical_names};
+use super::reader::{Reader, both_sections, other_section, physical_names};
 use super::{Builder, element_type};
 use crate::mesh::MeshError;
 use std::collections::HashMap;
@@ -35,22 +35,10 @@ pub(super) fn read(r: &mut Reader, b: &mut Builder) -> Result<(), MeshError> {
                 r.cur.expect("$EndElements")?;
                 have_elements = true;
             }
-            s if s.starts_with('$') => r.cur.skip_section(&s[1..])?,
-            s => {
-                return Err(r.cur.error(format!(
-                    "expected a section header such as `$Nodes`, found `{}`",
-                    s.chars().take(40).collect::<String>()
-                )));
-            }
+            s => other_section(r, s)?,
         }
     }
-    if !have_nodes || !have_elements {
-        return Err(r.cur.error(format!(
-            "the file has no `${}` section",
-            if have_nodes { "Elements" } else { "Nodes" }
-        )));
-    }
-    Ok(())
+    both_sections(r, have_nodes, have_elements)
 }
 
 fn dimension(r: &Reader, d: i64) -> Result<usize, MeshError> {

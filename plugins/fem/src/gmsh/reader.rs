@@ -111,3 +111,27 @@ pub(super) fn physical_names(r: &mut Reader, b: &mut super::Builder) -> Result<(
     }
     r.cur.expect("$EndPhysicalNames")
 }
+
+/// A section neither version reads: skipped if it is one (`$Name`), else an
+/// error naming what was found.
+pub(super) fn other_section(r: &mut Reader, token: &str) -> Result<(), MeshError> {
+    match token.strip_prefix('$') {
+        Some(name) => r.cur.skip_section(name),
+        None => Err(r.cur.error(format!(
+            "expected a section header such as `$Nodes`, found `{}`",
+            token.chars().take(40).collect::<String>()
+        ))),
+    }
+}
+
+/// Both `$Nodes` and `$Elements` were read, or an error naming the missing one.
+pub(super) fn both_sections(r: &Reader, nodes: bool, elements: bool) -> Result<(), MeshError> {
+    if nodes && elements {
+        Ok(())
+    } else {
+        Err(r.cur.error(format!(
+            "the file has no `${}` section",
+            if nodes { "Elements" } else { "Nodes" }
+        )))
+    }
+}

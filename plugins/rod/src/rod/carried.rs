@@ -273,7 +273,7 @@ impl RodEnergy {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{CHANNELS, actuated_chain, perturb, setup, wiggly};
+    use super::super::tests::{CHANNELS, actuated_chain, junction, perturb, setup, wiggly};
     use super::*;
     use crate::{Actuation, Rod};
     use pliant_core::derivcheck::Rng;
@@ -318,16 +318,7 @@ mod tests {
     /// actuated, with frames transported once and a start state away.
     fn junction_with_history(seed: u64) -> (RodEnergy, Model, Vec<f64>, Vec<f64>) {
         let mut rng = Rng::new(seed);
-        let pos = vec![
-            [0.0, 0.0, 0.0],
-            [0.02, 0.0, 0.005],
-            [0.04, 0.003, 0.01],
-            [-0.01, 0.017, 0.0],
-            [-0.02, 0.035, -0.004],
-            [-0.01, -0.017, 0.002],
-            [-0.021, -0.033, 0.006],
-        ];
-        let edges = vec![[0, 1], [1, 2], [4, 3], [3, 0], [0, 5], [6, 5]];
+        let (pos, edges) = junction();
         let rod = Rod::network(edges, 1e-3, 1e6, 0.3, 1000.0)
             .with_rest_lengths_from(&pos)
             .unwrap()

@@ -363,9 +363,10 @@ fn twisting_one_end_stores_gj_dtheta_squared_over_2l() {
     }
 }
 
-#[test]
-fn a_three_edge_junction_network() {
-    // Three two-edge arms from node 0, out of plane.
+/// Three two-edge arms from node 0, out of plane: arm 1 points away from
+/// the junction, arm 2 into it, arm 3 mixed (springs with both orientation
+/// signs). Node positions (m) and edges.
+pub(super) fn junction() -> (Vec<[f64; 3]>, Vec<[usize; 2]>) {
     let pos = vec![
         [0.0, 0.0, 0.0],
         [0.02, 0.0, 0.005],
@@ -375,8 +376,13 @@ fn a_three_edge_junction_network() {
         [-0.01, -0.017, 0.002],
         [-0.021, -0.033, 0.006],
     ];
-    // Arm 1 points away from the junction, arm 2 into it, arm 3 mixed.
     let edges = vec![[0, 1], [1, 2], [4, 3], [3, 0], [0, 5], [6, 5]];
+    (pos, edges)
+}
+
+#[test]
+fn a_three_edge_junction_network() {
+    let (pos, edges) = junction();
     let rod = Rod::network(edges, RAD, E, 0.3, 1000.0)
         .with_rest_lengths_from(&pos)
         .unwrap()
