@@ -70,7 +70,17 @@ pub trait EnergySpec: Named + erased_serde::Serialize + Send + Sync + std::fmt::
         Ok(())
     }
     /// Validates the data against the model and returns the bound energy.
+    /// A composite spec (non-empty [`EnergySpec::components`]) is never
+    /// bound itself.
     fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>>;
+    /// For a composite energy — one scene entry standing for several
+    /// energies of different element kinds, like a shell's stretching and
+    /// bending — the specs it stands for; the model builder declares and
+    /// binds those instead, in order, and errors still name this entry.
+    /// Empty (the default) for an ordinary energy.
+    fn components(&self) -> Result<Vec<Box<dyn EnergySpec>>> {
+        Ok(Vec::new())
+    }
     /// The energy's own name, for energies that have one (a cable, a rod):
     /// errors say `energies[3] (cable `front_left`)`.
     fn label(&self) -> Option<&str> {

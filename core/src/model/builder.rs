@@ -140,13 +140,39 @@ impl ModelBuilder {
     /// Declares and binds every energy, validates everything, and returns
     /// the model. An energy's error names it: `energies[k] (type): …`.
     pub fn build(mut self) -> Result<Model> {
-        let specs = std::mem::take(&mut self.specs);
-        let wrap = |k: usize, spec: &dyn EnergySpec, e: CoreError| CoreError::Energy {
-            index: k,
-            energy: spec.type_name().into(),
-            label: spec.label().filter(|l| !l.is_empty()).map(str::to_string),
+        // Composite specs (a shell: stretching + bending) stand for their
+        // components; errors still name the entry the user wrote.
+        struct Origin {
+            index: usize,
+            energy: &'static str,
+            label: Option<String>,
+        }
+        let wrap_at = |o: &Origin, e: CoreError| CoreError::Energy {
+            index: o.index,
+            energy: o.energy.into(),
+            label: o.label.clone(),
             source: Box::new(e),
         };
+        let mut specs = Vec::with_capacity(self.specs.len());
+        let mut origins = Vec::with_capacity(self.specs.len());
+        for (k, spec) in std::mem::take(&mut self.specs).into_iter().enumerate() {
+            let origin = || Origin {
+                index: k,
+                energy: spec.type_name(),
+                label: spec.label().filter(|l| !l.is_empty()).map(str::to_string),
+            };
+            let parts = spec.components().map_err(|e| wrap_at(&origin(), e))?;
+            if parts.is_empty() {
+                origins.push(origin());
+                specs.push(spec);
+            } else {
+                for part in parts {
+                    origins.push(origin());
+                    specs.push(part);
+                }
+            }
+        }
+        let wrap = |k: usize, _: &dyn EnergySpec, e: CoreError| wrap_at(&origins[k], e);
         let mut declared = vec![Vec::new(); specs.len()];
         for (k, spec) in specs.iter().enumerate() {
             spec.declare(&mut self.declare(&mut declared[k]))

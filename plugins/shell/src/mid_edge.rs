@@ -1,0 +1,235 @@
+//! Mid-edge normal bending (MAT-DiSMech §3.3.2, eqs. 18–20, Appendix A;
+//! Grinspun et al. 2006).
+//!
+//! Every shell edge `k` carries a scalar DOF `ξ_k` (dimensionless): the
+//! component of its mid-edge normal along `τ_k⁰ = n̂_avg × ê_k`, where
+//! `n̂_avg` is the unit average of the normals of the edge's triangles (the
+//! one normal on a boundary edge) and `ê_k` the edge's unit direction from
+//! its lower to its higher node index, all **at the start of the step**
+//! (the previous state `x_prev`). On a triangle with nodes `x₀, x₁, x₂`
+//! (counter-clockwise), unit normal `n`, edges `e_k = x_{k+2} − x_{k+1}`
+//! and in-plane edge normals `t_k = e_k × n` (`|t_k| = |e_k|`), the
+//! discrete shape operator is (eq. 19)
+//!
+//! `Λ = Σ_k a_k t_k ⊗ t_k`, `a_k = (ξ_k − n·τ_k⁰) / (Ā |ē_k| (t̂_k·τ_k⁰))`
+//!
+//! (1/m … times m², so `Λ` is in 1/m), and the energy (eq. 20)
+//!
+//! `E = k_b Ā [(1 − ν) tr((Λ − Λ̄)²) + ν (tr Λ − tr Λ̄)²]` (J),
+//! `k_b = E h³ / (24 (1 − ν²))` (J),
+//!
+//! which is the plate energy `D/2 [(κ₁ + κ₂)² − 2(1 − ν) κ₁κ₂] Ā` with
+//! `D = E h³/(12(1 − ν²))`. The ownership sign `s_k` of eq. 19 is +1 here:
+//! one `τ_k⁰` per edge, shared by both its triangles, already makes both
+//! measure the same mid-edge normal.
+//!
+//! **Natural shape.** `Λ̄ = Σ_k ā_k t_k ⊗ t_k` with the coefficients `ā_k`
+//! of the initial state (where `ξ = 0`, the mid-edge normal being the
+//! average normal). The paper writes `Λ̄` with the rest tangents `t̄_k`,
+//! which makes `tr(Λ Λ̄)` depend on the shell's orientation in space (not
+//! invariant under rigid rotations when `Λ̄ ≠ 0`); measuring both in the
+//! current triangle's `t_k` keeps every rigid motion energy-free and
+//! agrees with the paper whenever the triangle is at its rest pose.
+//!
+//! **Exact derivatives.** The paper (Appendix A, after Grinspun et al.)
+//! drops the derivatives of `c_k` and `t_k` with respect to the positions.
+//! Here the element is differentiated exactly: with respect to `x` and `ξ`
+//! (value, gradient and Hessian from dual numbers over the 12 variables of
+//! the triangle, `τ⁰` held fixed), and with respect to `x_prev` through
+//! `τ⁰` — the lagged frame is a function of the previous state, so the
+//! engine's history block `∂²E/∂x∂x_prev` carries it exactly through
+//! rollout sensitivities and adjoints, with no carried state.
+
+use crate::youngs::Youngs;
+use num_dual::{Dual2SVec64, DualSVec64, gradient, hessian};
+use pliant_core::vec3::{V3, cross, dot, load, scale, sub, unit};
+use pliant_core::{Ctx, Element, Local, Scalar, Stencil};
+
+/// One triangle's mid-edge bending.
+#[derive(Debug, Clone)]
+pub(crate) struct MidEdgeEl {
+    /// The triangle's nodes, then per edge `k` the node across it (the
+    /// triangle's own node `k` on a boundary edge, where it is unused).
+    pub nodes: [usize; 6],
+    /// `ξ` DOFs of the three edges.
+    pub xi: [usize; 3],
+    /// Which edges are on the boundary.
+    pub boundary: [bool; 3],
+    /// `+1` when local edge `k` (node `k+1` → `k+2`) runs from the lower
+    /// to the higher node index, else `−1`.
+    pub dir: [f64; 3],
+    /// Rest area Ā, m².
+    pub area: f64,
+    /// Rest edge lengths `|ē_k|`, m.
+    pub len: [f64; 3],
+    /// Natural coefficients `ā_k`, 1/m³ … see the module documentation.
+    pub natural: [f64; 3],
+    /// `k_b / E_Y = h³/(24(1 − ν²))`, m³.
+    pub kb_per_pa: f64,
+    /// Poisson's ratio ν.
+    pub nu: f64,
+    pub youngs: Youngs,
+    /// Paper mode: hold `c_k` and `t_k` constant in the derivatives
+    /// (Appendix A's simplification), for comparison only.
+    pub lag_ct: bool,
+}
+
+/// Freezes a value's derivatives (`D::from(re)`).
+fn frozen<D: Scalar>(v: D) -> D {
+    D::from(v.re())
+}
+
+impl MidEdgeEl {
+    /// `τ_k⁰` (unit) of the three edges from the 6 node positions `xp`.
+    pub(crate) fn frames<D: Scalar>(&self, xp: &[V3<D>; 6]) -> [V3<D>; 3] {
+        let nf = unit(&cross(&sub(&xp[1], &xp[0]), &sub(&xp[2], &xp[0])));
+        std::array::from_fn(|k| {
+            let (p, q) = (&xp[(k + 1) % 3], &xp[(k + 2) % 3]);
+            let avg = if self.boundary[k] {
+                nf
+            } else {
+                // The neighbour traverses the edge q → p: (q, p, o).
+                let no = unit(&cross(&sub(p, q), &sub(&xp[3 + k], q)));
+                unit(&[nf[0] + no[0], nf[1] + no[1], nf[2] + no[2]])
+            };
+            let e = scale(D::from(self.dir[k]), &unit(&sub(q, p)));
+            cross(&avg, &e)
+        })
+    }
+
+    /// The coefficients `a_k` and the edge normals `t_k` at triangle
+    /// positions `x`, mid-edge DOFs `xi` and frames `tau`.
+    fn coefficients<D: Scalar>(
+        &self,
+        x: &[V3<D>; 3],
+        xi: &[D; 3],
+        tau: &[V3<D>; 3],
+    ) -> ([D; 3], [V3<D>; 3]) {
+        let n = unit(&cross(&sub(&x[1], &x[0]), &sub(&x[2], &x[0])));
+        let mut a = [D::from(0.0); 3];
+        let mut t = [[D::from(0.0); 3]; 3];
+        for k in 0..3 {
+            let e = sub(&x[(k + 2) % 3], &x[(k + 1) % 3]);
+            let mut tk = cross(&e, &n);
+            let mut tt = dot(&unit(&tk), &tau[k]);
+            if self.lag_ct {
+                tk = tk.map(frozen);
+                tt = frozen(tt);
+            }
+            let f = dot(&n, &tau[k]);
+            a[k] = (xi[k] - f) / (tt * (self.area * self.len[k]));
+            t[k] = tk;
+        }
+        (a, t)
+    }
+
+    /// The bending energy (J) from triangle positions, `ξ`, frames and E.
+    pub(crate) fn bending<D: Scalar>(
+        &self,
+        x: &[V3<D>; 3],
+        xi: &[D; 3],
+        tau: &[V3<D>; 3],
+        youngs: D,
+    ) -> D {
+        let (a, t) = self.coefficients(x, xi, tau);
+        let d: [D; 3] = std::array::from_fn(|k| a[k] - self.natural[k]);
+        let mut tr2 = D::from(0.0);
+        let mut tr = D::from(0.0);
+        for i in 0..3 {
+            tr += d[i] * dot(&t[i], &t[i]);
+            for j in 0..3 {
+                let c = dot(&t[i], &t[j]);
+                tr2 += d[i] * d[j] * c * c;
+            }
+        }
+        (tr2 * (1.0 - self.nu) + tr * tr * self.nu) * youngs * (self.kb_per_pa * self.area)
+    }
+
+    /// The natural coefficients `ā_k` of a triangle at rest at `xp` (with
+    /// `ξ = 0`): what [`MidEdgeEl::natural`] must hold.
+    pub(crate) fn rest_coefficients(&self, xp: &[[f64; 3]; 6]) -> [f64; 3] {
+        let tau = self.frames(xp);
+        let x = [xp[0], xp[1], xp[2]];
+        self.coefficients(&x, &[0.0; 3], &tau).0
+    }
+
+    fn split(l: &Local) -> ([f64; 12], [[f64; 3]; 3]) {
+        let mut v = [0.0; 12];
+        v[..9].copy_from_slice(&l.x[..9]);
+        v[9..].copy_from_slice(&l.x[18..21]);
+        (v, [[0.0; 3]; 3])
+    }
+
+    fn frames_at(&self, l: &Local) -> [[f64; 3]; 3] {
+        let xp: [[f64; 3]; 6] = std::array::from_fn(|a| load(l.x_prev, 3 * a));
+        self.frames(&xp)
+    }
+
+    fn local_energy<D: Scalar>(&self, v: &[D], tau: &[[f64; 3]; 3], youngs: f64) -> D {
+        let x: [V3<D>; 3] = std::array::from_fn(|a| load(v, 3 * a));
+        let xi = [v[9], v[10], v[11]];
+        let tau = tau.map(|t| t.map(D::from));
+        self.bending(&x, &xi, &tau, D::from(youngs))
+    }
+
+    /// Stencil slot of local variable `i` (9 positions, then 3 `ξ`).
+    fn slot(i: usize) -> usize {
+        if i < 9 { i } else { 18 + i - 9 }
+    }
+}
+
+impl Element for MidEdgeEl {
+    type Size = Stencil<21, 1>;
+    const HISTORY: bool = true;
+    fn nodes(&self) -> &[usize] {
+        &self.nodes
+    }
+    fn extra_dofs(&self) -> &[usize] {
+        &self.xi
+    }
+    fn channels(&self) -> impl IntoIterator<Item = Option<&str>> {
+        [self.youngs.channel()]
+    }
+    fn energy<D: Scalar>(&self, r: &[D], rp: &[D], p: &[D], _: &Ctx) -> D {
+        let x: [V3<D>; 3] = std::array::from_fn(|a| load(r, 3 * a));
+        let xi = [r[18], r[19], r[20]];
+        let xp: [V3<D>; 6] = std::array::from_fn(|a| load(rp, 3 * a));
+        let tau = self.frames(&xp);
+        self.bending(&x, &xi, &tau, self.youngs.of(p))
+    }
+    fn value(&self, l: &Local) -> Option<f64> {
+        let tau = self.frames_at(l);
+        let (v, _) = Self::split(l);
+        Some(self.local_energy::<f64>(&v, &tau, self.youngs.value(l.p)))
+    }
+    fn gradient(&self, l: &Local, out: &mut [f64]) -> bool {
+        let tau = self.frames_at(l);
+        let (v, _) = Self::split(l);
+        let e = self.youngs.value(l.p);
+        let (_, g) = gradient(
+            |v: nalgebra::SVector<DualSVec64<12>, 12>| self.local_energy(v.as_slice(), &tau, e),
+            &nalgebra::SVector::<f64, 12>::from(v),
+        );
+        out.fill(0.0);
+        for i in 0..12 {
+            out[Self::slot(i)] = g[i];
+        }
+        true
+    }
+    fn hessian(&self, l: &Local, out: &mut [f64]) -> bool {
+        let tau = self.frames_at(l);
+        let (v, _) = Self::split(l);
+        let e = self.youngs.value(l.p);
+        let (_, _, h) = hessian(
+            |v: nalgebra::SVector<Dual2SVec64<12>, 12>| self.local_energy(v.as_slice(), &tau, e),
+            &nalgebra::SVector::<f64, 12>::from(v),
+        );
+        out.fill(0.0);
+        for i in 0..12 {
+            for j in 0..12 {
+                out[Self::slot(i) * 21 + Self::slot(j)] = h[(i, j)];
+            }
+        }
+        true
+    }
+}
