@@ -21,6 +21,7 @@ pub mod lattice;
 pub mod robots;
 pub mod rod_cantilever;
 pub mod rod_scenes;
+pub mod shell_cantilever;
 
 pub use error::{Result, ScenarioError};
 
@@ -30,4 +31,5 @@ pub fn link() {
     pliant_environment::link();
     pliant_fem::link();
     pliant_rod::link();
+    pliant_shell::link();
 }
