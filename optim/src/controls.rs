@@ -251,6 +251,46 @@ impl Gait {
 }
 
 impl ControlMap {
+    /// A map of your own (splines, design parameters held over the whole
+    /// rollout, …): over `steps` steps, `p_k[channels[c]] = Σ_j J_k[c, j] z_j`
+    /// with `jac` holding `J_1, …, J_K` (`steps × channels × nz`, row-major).
+    ///
+    /// ```
+    /// // One design parameter (a modulus, Pa) held over 50 steps.
+    /// let map = pliant_optim::ControlMap::new(50, vec![0], 1, vec![1.0; 50], None)?;
+    /// assert_eq!(map.params(&[0.0], &[2e6])?[49], vec![2e6]);
+    /// # Ok::<(), pliant_optim::OptimError>(())
+    /// ```
+    pub fn new(
+        steps: usize,
+        channels: Vec<usize>,
+        nz: usize,
+        jac: Vec<f64>,
+        bounds: Option<(f64, f64)>,
+    ) -> Result<Self> {
+        let expected = steps * channels.len() * nz;
+        if jac.len() != expected {
+            return Err(OptimError::Size {
+                what: "control map Jacobian (steps × channels × nz)",
+                found: jac.len(),
+                expected,
+            });
+        }
+        if steps == 0 || nz == 0 || jac.iter().any(|v| !v.is_finite()) {
+            return Err(OptimError::Size {
+                what: "control map steps and nz (≥ 1, finite entries)",
+                found: steps.min(nz),
+                expected: 1,
+            });
+        }
+        Ok(Self {
+            steps,
+            channels,
+            nz,
+            jac,
+            bounds,
+        })
+    }
     /// Number of steps `K`.
     pub fn steps(&self) -> usize {
         self.steps
