@@ -30,6 +30,10 @@ use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+#[path = "common/output.rs"]
+mod output;
+use output::{Line, bounds, csv, plot_lines};
+
 const SCENES: [&str; 5] = ["pneunet", "earthworm", "snake", "drop", "gripper"];
 
 fn main() -> anyhow::Result<()> {
@@ -122,16 +126,6 @@ fn run(
 
 fn positions(sim: &Simulator, info: &SceneInfo) -> Vec<[f64; 3]> {
     node_positions(sim.model(), sim.q(), &info.rods[0])
-}
-
-fn csv(path: &Path, header: &[&str], rows: &[Vec<f64>]) -> anyhow::Result<()> {
-    let mut w = csv::Writer::from_path(path).with_context(|| path.display().to_string())?;
-    w.write_record(header)?;
-    for r in rows {
-        w.write_record(r.iter().map(|v| format!("{v}")))?;
-    }
-    w.flush()?;
-    Ok(())
 }
 
 // ---------------------------------------------------------------- PneuNet
@@ -488,48 +482,6 @@ fn write_pair(
         ylabel,
         &lines,
     )
-}
-
-type Line = (String, Vec<(f64, f64)>, RGBColor);
-
-fn bounds<'a>(pts: impl Iterator<Item = &'a (f64, f64)>) -> (f64, f64, f64, f64) {
-    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-    for p in pts {
-        x0 = x0.min(p.0);
-        x1 = x1.max(p.0);
-        y0 = y0.min(p.1);
-        y1 = y1.max(p.1);
-    }
-    (x0, x1, y0, y1)
-}
-
-/// Curves against time.
-fn plot_lines(path: &Path, title: &str, xl: &str, yl: &str, lines: &[Line]) -> anyhow::Result<()> {
-    let (x0, x1, y0, y1) = bounds(lines.iter().flat_map(|l| l.1.iter()));
-    let pad = 0.05 * (y1 - y0).max(1e-9);
-    let root = SVGBackend::new(path, (900, 600)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(x0..x1, (y0 - pad)..(y1 + pad))?;
-    chart.configure_mesh().x_desc(xl).y_desc(yl).draw()?;
-    for (label, pts, color) in lines {
-        let c = *color;
-        chart
-            .draw_series(LineSeries::new(pts.iter().copied(), &c))?
-            .label(label.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c));
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()?;
-    root.present()?;
-    Ok(())
 }
 
 /// One panel of rod shapes (x–z), optionally with a circle (centre, radius).

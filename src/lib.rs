@@ -18,7 +18,7 @@ pub use pliant_optim as optim;
 pub use pliant_rod as rod;
 pub use pliant_scenarios as scenarios;
 pub use pliant_scenarios::{
-    cantilever, gait, lattice, robots, rod_cantilever, rod_scenes, shell_cantilever,
+    cantilever, gait, lattice, robots, rod_cantilever, rod_scenes, shell_cantilever, shell_scenes,
 };
 pub use pliant_shell as shell;
 

@@ -327,3 +327,35 @@ fn a_rod_scene_file_simulates_and_drapes_over_the_sphere() {
     assert!(last[col("rod.bend_energy")] > 0.0);
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+#[test]
+fn a_shell_scene_file_simulates_and_drapes_over_the_sphere() {
+    let out_dir = tmp("sheet_drape");
+    let scene = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/scenes/sheet_drape.json"
+    );
+    let csv = simulate(scene.as_ref(), &out_dir);
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let last: Vec<f64> = csv
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    // The sheet's centre node (24) rests on top of the sphere (centre
+    // z = 0.02 m, R = 3 cm, contact half-thickness 0.5 mm); its corners hang
+    // lower, towards the ground.
+    let centre = last[col("q74")];
+    assert!((centre - 0.0505).abs() < 1.5e-3, "centre at z = {centre}");
+    for corner in [0, 6, 42, 48] {
+        let z = last[col(&format!("q{}", 3 * corner + 2))];
+        assert!(
+            z < centre - 0.01,
+            "corner {corner} at z = {z}, centre {centre}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out_dir);
+}

@@ -211,7 +211,11 @@ fn mutated_scenes_never_panic_and_refusals_say_why() {
     chain["newton"] = json!({"max_iterations": 50, "abs_tol": 1e-10, "rel_tol": 1e-9,
         "max_backtracks": 40, "max_step_halvings": 2, "reuse_below": 0.0});
     let (accepted, refused) = fuzz(
-        &[chain, example("rod_drape.json")],
+        &[
+            chain,
+            example("rod_drape.json"),
+            example("sheet_drape.json"),
+        ],
         20261124,
         1500,
         try_scene,

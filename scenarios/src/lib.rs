@@ -22,6 +22,7 @@ pub mod robots;
 pub mod rod_cantilever;
 pub mod rod_scenes;
 pub mod shell_cantilever;
+pub mod shell_scenes;
 
 pub use error::{Result, ScenarioError};
 

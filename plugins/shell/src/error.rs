@@ -82,6 +82,14 @@ pub enum ShellError {
         /// The value found.
         value: f64,
     },
+    /// A field that does not fit with another.
+    #[error("`{field}`: {problem}")]
+    Inconsistent {
+        /// Field name.
+        field: String,
+        /// What does not fit.
+        problem: &'static str,
+    },
     /// A list has the wrong length.
     #[error("`{field}` has {found} entries, expected {expected}")]
     Count {

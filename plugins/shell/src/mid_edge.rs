@@ -34,14 +34,28 @@
 //! **Exact derivatives.** The paper (Appendix A, after Grinspun et al.)
 //! drops the derivatives of `c_k` and `t_k` with respect to the positions.
 //! Here the element is differentiated exactly: with respect to `x` and `ξ`
-//! (value, gradient and Hessian from dual numbers over the 12 variables of
-//! the triangle, `τ⁰` held fixed), and with respect to `x_prev` through
-//! `τ⁰` — the lagged frame is a function of the previous state, so the
-//! engine's history block `∂²E/∂x∂x_prev` carries it exactly through
-//! rollout sensitivities and adjoints, with no carried state.
+//! by an analytic gradient (below) whose Jacobian — the Hessian — is taken
+//! by forward-mode dual numbers (12 passes of first-order duals) (`τ⁰`
+//! held fixed); and with respect to `x_prev` through `τ⁰` — the lagged
+//! frame is a function of the previous state, so the engine's history
+//! block `∂²E/∂x∂x_prev` carries it exactly through rollout sensitivities
+//! and adjoints, with no carried state.
+//!
+//! Gradient. With `N = (x₁ − x₀) × (x₂ − x₀)`, `n = N/|N|`, `s_k = e_k·(n × τ_k)`
+//! (`= |e_k| t̂_k·τ_k`), `f_k = n·τ_k`, `r_k = |e_k|/(Ā |ē_k| s_k)`,
+//! `d_k = (ξ_k − f_k) r_k − ā_k` and `G_ij = t_i·t_j = e_i·e_j` (edges are
+//! in the plane), `E = k_b Ā [(1 − ν) Σ_ij d_i d_j G_ij² + ν S²]` with
+//! `S = Σ_i d_i G_ii`, and along a change of node `a` by `u`:
+//! `dN = e_a × u`, `dn = (dN − n (n·dN))/|N|`, `df_k = dn·τ_k`,
+//! `ds_k = de_k·(n × τ_k) + e_k·(dn × τ_k)`,
+//! `dr_k = r_k (ê_k·de_k/|e_k| − ds_k/s_k)`, `dd_k = −df_k r_k + (ξ_k − f_k) dr_k`,
+//! `dE = k_b Ā [(1 − ν) Σ_ij (2 dd_i d_j G_ij² + 2 d_i d_j G_ij dG_ij) + 2ν S Σ_i (dd_i G_ii + d_i dG_ii)]`;
+//! `∂E/∂ξ_k = k_b Ā [2(1 − ν) Σ_j d_j G_kj² + 2ν S G_kk] r_k`.
+//! The paper's simplification is this with `dr_k = 0` and `dG_ij = 0`
+//! (`ShellMidEdge::paper_derivatives`, for comparison).
 
 use crate::youngs::Youngs;
-use num_dual::{Dual2SVec64, DualSVec64, gradient, hessian};
+use num_dual::Dual64;
 use pliant_core::vec3::{V3, cross, dot, load, scale, sub, unit};
 use pliant_core::{Ctx, Element, Local, Scalar, Stencil};
 
@@ -153,6 +167,101 @@ impl MidEdgeEl {
         self.coefficients(&x, &[0.0; 3], &tau).0
     }
 
+    /// `∂E/∂(x, ξ)` (12: the triangle's 9 coordinates, then its 3 `ξ`) at
+    /// `v` with frames `tau`, for any scalar type (see the module
+    /// documentation for the formulas).
+    pub(crate) fn analytic_gradient<D: Scalar>(
+        &self,
+        v: &[D],
+        tau: &[[f64; 3]; 3],
+        youngs: f64,
+    ) -> [D; 12] {
+        let x: [V3<D>; 3] = std::array::from_fn(|a| load(v, 3 * a));
+        let xi = [v[9], v[10], v[11]];
+        let big_n = cross(&sub(&x[1], &x[0]), &sub(&x[2], &x[0]));
+        let nl = dot(&big_n, &big_n).sqrt();
+        let n = big_n.map(|c| c / nl);
+        let e: [V3<D>; 3] = std::array::from_fn(|k| sub(&x[(k + 2) % 3], &x[(k + 1) % 3]));
+        let le: [D; 3] = std::array::from_fn(|k| dot(&e[k], &e[k]).sqrt());
+        let tau: [V3<D>; 3] = tau.map(|t| t.map(D::from));
+        let m: [V3<D>; 3] = std::array::from_fn(|k| cross(&n, &tau[k]));
+        let sk: [D; 3] = std::array::from_fn(|k| dot(&e[k], &m[k]));
+        let f: [D; 3] = std::array::from_fn(|k| dot(&n, &tau[k]));
+        let q: [D; 3] = std::array::from_fn(|k| xi[k] - f[k]);
+        let mut r: [D; 3] = std::array::from_fn(|k| le[k] / (sk[k] * (self.area * self.len[k])));
+        let mut g2: [[D; 3]; 3] =
+            std::array::from_fn(|i| std::array::from_fn(|j| dot(&e[i], &e[j])));
+        if self.lag_ct {
+            r = r.map(frozen);
+            g2 = g2.map(|row| row.map(frozen));
+        }
+        let d: [D; 3] = std::array::from_fn(|k| q[k] * r[k] - self.natural[k]);
+        let ka = youngs * self.kb_per_pa * self.area;
+        let nu = self.nu;
+        let s_tr = d[0] * g2[0][0] + d[1] * g2[1][1] + d[2] * g2[2][2];
+        // ∂F/∂d_i.
+        let fd: [D; 3] = std::array::from_fn(|i| {
+            let mut acc = D::from(0.0);
+            for j in 0..3 {
+                acc += d[j] * g2[i][j] * g2[i][j];
+            }
+            (acc * (2.0 * (1.0 - nu)) + s_tr * g2[i][i] * (2.0 * nu)) * ka
+        });
+        let mut out = [D::from(0.0); 12];
+        let zero = D::from(0.0);
+        for c in 0..9 {
+            let (a, axis) = (c / 3, c % 3);
+            let mut u = [zero; 3];
+            u[axis] = D::from(1.0);
+            let dn_big = cross(&e[a], &u);
+            let ndn = dot(&n, &dn_big);
+            let dn: V3<D> = std::array::from_fn(|k| (dn_big[k] - n[k] * ndn) / nl);
+            let de: [V3<D>; 3] = std::array::from_fn(|k| {
+                if a == (k + 2) % 3 {
+                    u
+                } else if a == (k + 1) % 3 {
+                    u.map(|v| -v)
+                } else {
+                    [zero; 3]
+                }
+            });
+            let mut dd = [zero; 3];
+            for k in 0..3 {
+                let df = dot(&dn, &tau[k]);
+                let dr = if self.lag_ct {
+                    zero
+                } else {
+                    let ds = dot(&de[k], &m[k]) + dot(&e[k], &cross(&dn, &tau[k]));
+                    r[k] * (dot(&e[k], &de[k]) / (le[k] * le[k]) - ds / sk[k])
+                };
+                dd[k] = -df * r[k] + q[k] * dr;
+            }
+            let mut acc = zero;
+            for k in 0..3 {
+                acc += fd[k] * dd[k];
+            }
+            if !self.lag_ct {
+                let mut tr2 = zero;
+                let mut dtr = zero;
+                for i in 0..3 {
+                    for j in 0..3 {
+                        let dg = dot(&de[i], &e[j]) + dot(&e[i], &de[j]);
+                        tr2 += d[i] * d[j] * g2[i][j] * dg;
+                        if i == j {
+                            dtr += d[i] * dg;
+                        }
+                    }
+                }
+                acc += (tr2 * (2.0 * (1.0 - nu)) + s_tr * dtr * (2.0 * nu)) * ka;
+            }
+            out[c] = acc;
+        }
+        for k in 0..3 {
+            out[9 + k] = fd[k] * r[k];
+        }
+        out
+    }
+
     fn split(l: &Local) -> ([f64; 12], [[f64; 3]; 3]) {
         let mut v = [0.0; 12];
         v[..9].copy_from_slice(&l.x[..9]);
@@ -205,11 +314,7 @@ impl Element for MidEdgeEl {
     fn gradient(&self, l: &Local, out: &mut [f64]) -> bool {
         let tau = self.frames_at(l);
         let (v, _) = Self::split(l);
-        let e = self.youngs.value(l.p);
-        let (_, g) = gradient(
-            |v: nalgebra::SVector<DualSVec64<12>, 12>| self.local_energy(v.as_slice(), &tau, e),
-            &nalgebra::SVector::<f64, 12>::from(v),
-        );
+        let g = self.analytic_gradient(&v, &tau, self.youngs.value(l.p));
         out.fill(0.0);
         for i in 0..12 {
             out[Self::slot(i)] = g[i];
@@ -220,14 +325,22 @@ impl Element for MidEdgeEl {
         let tau = self.frames_at(l);
         let (v, _) = Self::split(l);
         let e = self.youngs.value(l.p);
-        let (_, _, h) = hessian(
-            |v: nalgebra::SVector<Dual2SVec64<12>, 12>| self.local_energy(v.as_slice(), &tau, e),
-            &nalgebra::SVector::<f64, 12>::from(v),
-        );
+        // Column j of the Hessian: the gradient's derivative along
+        // variable j (12 passes of first-order duals).
+        let mut h = [[0.0; 12]; 12];
+        for j in 0..12 {
+            let vd: [Dual64; 12] =
+                std::array::from_fn(|i| Dual64::new(v[i], if i == j { 1.0 } else { 0.0 }));
+            let g = self.analytic_gradient(&vd, &tau, e);
+            for i in 0..12 {
+                h[i][j] = g[i].eps;
+            }
+        }
         out.fill(0.0);
         for i in 0..12 {
             for j in 0..12 {
-                out[Self::slot(i) * 21 + Self::slot(j)] = h[(i, j)];
+                // Symmetrize the round-off.
+                out[Self::slot(i) * 21 + Self::slot(j)] = 0.5 * (h[i][j] + h[j][i]);
             }
         }
         true

@@ -63,17 +63,18 @@ fn yes() -> bool {
 /// use pliant_core::{ModelBuilder, Simulator, Integrator, NewtonSettings};
 /// use pliant_shell::{Shell, Bending, generate::{rectangle, MeshKind}};
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
-/// let mesh = rectangle(0.1, 0.02, 0.01, MeshKind::Equilateral, 0)?;
+/// // A 11 × 2 cm strip, 5 mm triangles, clamped along its first centimetre.
+/// let mesh = rectangle(0.11, 0.02, 0.005, MeshKind::Equilateral, 0)?;
 /// let mut b = ModelBuilder::new(3)?;
 /// for x in &mesh.nodes {
 ///     let n = b.add_node(x, 0.0)?;
-///     if x[0] < 1e-9 { b.fix_node(n)?; } // clamp the edge x = 0
+///     if x[0] <= 0.01 { b.fix_node(n)?; }
 /// }
 /// b.add(Shell::new(mesh.triangles.clone(), 1e-3, 2e9, 0.5, 1200.0).bending(Bending::MidEdge));
 /// b.add(pliant_environment::Gravity::new(&[0.0, 0.0, -9.81]));
 /// let mut sim = Simulator::new(b.build()?, Integrator::Static, 1.0, NewtonSettings::default())?;
 /// sim.step()?;
-/// let tip = mesh.nearest([0.1, 0.01, 0.0]);
+/// let tip = mesh.nearest([0.11, 0.01, 0.0]);
 /// assert!(sim.q()[3 * tip + 2] < 0.0); // it sags
 /// # Ok(()) }
 /// ```
@@ -163,11 +164,10 @@ struct Material {
 impl EnergySpec for Shell {
     fn components(&self) -> Result<Vec<Box<dyn EnergySpec>>> {
         if !self.natural_angle.is_empty() && self.bending != Bending::Hinge {
-            return Err(ShellError::field(
-                "natural_angle",
-                "used with \"bending\": \"hinge\" (natural hinge angles drive hinges)",
-                f64::NAN,
-            )
+            return Err(ShellError::Inconsistent {
+                field: "natural_angle".into(),
+                problem: "natural hinge angles drive hinges: use it with \"bending\": \"hinge\"",
+            }
             .into());
         }
         let m = self.material();
@@ -369,10 +369,11 @@ impl EnergySpec for ShellHinges {
                     .into());
                 };
                 if act[h].is_some() {
-                    return Err(pliant_core::CoreError::inconsistent(
+                    return Err(ShellError::Inconsistent {
                         field,
-                        "this hinge is already driven by another natural_angle entry",
-                    ));
+                        problem: "this hinge is already driven by another natural_angle entry",
+                    }
+                    .into());
                 }
                 act[h] = Some((ch.clone(), a.gain));
             }
