@@ -1,6 +1,6 @@
 //! Shell benchmarks (release; medians of several runs, single process).
 //!
-//! `cargo bench --bench shell [-- cantilever manta scaling]`
+//! `cargo bench --bench shell [-- cantilever meshstudy manta scaling]`
 //!
 //! *cantilever*: the plate cantilever of MAT-DiSMech §7.2 at E = 2 GPa on
 //! the equilateral mesh with ~120 nodes (5 mm spacing), from the flat
@@ -8,11 +8,16 @@
 //! 1e-9 of itself), mid-edge and hinge bending. MAT-DiSMech under Octave
 //! took 243 s for the mid-edge case on this machine (issue 15).
 //!
+//! *meshstudy*: Fig. 12 — the cantilever's tip deflection against
+//! Euler–Bernoulli at E = 2 GPa on the five mesh types, hinge and mid-edge,
+//! at 2.5 mm and 1.25 mm spacing (not timed; a table for docs/results.md).
+//!
 //! *manta*: the manta ray of `pliant::shell_scenes::Manta` at its default
 //! resolution and step: wall time per simulated second (1 s simulated).
 //!
 //! *scaling*: the manta ray's per-step wall time (median of 3 steps after 2
-//! warm-up steps) at about 1k, 10k and 100k triangles.
+//! warm-up steps) at about 1k, 10k and 100k triangles (`PLIANT_MANTA_CELLS=24,75`
+//! to choose the mesh sizes: triangles across the span).
 
 use pliant::shell::Bending;
 use pliant::shell::generate::MeshKind;
@@ -52,6 +57,34 @@ fn cantilever() {
     }
 }
 
+fn meshstudy() {
+    println!("| spacing | mesh | mid-edge vs EB | hinge vs EB |");
+    println!("|---|---|---|---|");
+    for spacing in [0.0025, 0.00125] {
+        for kind in MeshKind::ALL {
+            let err = |bending| {
+                let c = ShellCantilever {
+                    youngs: 2e9,
+                    bending,
+                    kind,
+                    spacing,
+                    seed: 1,
+                    poisson: 0.5,
+                };
+                let (w, _) = c.static_tip().unwrap();
+                100.0 * (w / c.euler_bernoulli().unwrap() - 1.0)
+            };
+            println!(
+                "| {} mm | {} | {:+.2} % | {:+.2} % |",
+                1e3 * spacing,
+                kind.name(),
+                err(Bending::MidEdge),
+                err(Bending::Hinge)
+            );
+        }
+    }
+}
+
 fn manta() {
     let scene = Manta {
         duration: 1.0,
@@ -75,7 +108,11 @@ fn manta() {
 }
 
 fn scaling() {
-    for cells in [24, 75, 236] {
+    let sizes: Vec<usize> = match std::env::var("PLIANT_MANTA_CELLS") {
+        Ok(v) => v.split(',').filter_map(|c| c.trim().parse().ok()).collect(),
+        Err(_) => vec![24, 75, 236],
+    };
+    for cells in sizes {
         let scene = Manta {
             cells,
             duration: 5.0 * 5e-3,
@@ -112,6 +149,9 @@ fn main() {
     let want = |s: &str| all || args.iter().any(|a| a == s);
     if want("cantilever") {
         cantilever();
+    }
+    if want("meshstudy") {
+        meshstudy();
     }
     if want("manta") {
         manta();

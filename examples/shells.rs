@@ -278,6 +278,7 @@ fn parachute(dir: &Path, seconds: Option<f64>) -> anyhow::Result<()> {
             "payload_descent_speed_m_per_s",
             "bowl_depth_m",
             "projected_area_m2",
+            "drag_area_m2",
         ],
         &rows,
     )?;
@@ -355,7 +356,7 @@ impl Objective for TipHeight {
 }
 
 fn finger(dir: &Path) -> anyhow::Result<()> {
-    // An 8 × 2 cm silicone-like plate (E = 2 MPa, h = 2 mm, ρ = 1100 kg/m³)
+    // An 8 × 2 cm rubber-like plate (E = 10 MPa, h = 2 mm, ρ = 1100 kg/m³)
     // clamped at x ≤ 5 mm, every hinge's natural angle driven by `curl`
     // (rad per hinge), under gravity.
     let mesh = rectangle(0.085, 0.02, 0.005, MeshKind::Equilateral, 0)?;
@@ -375,7 +376,7 @@ fn finger(dir: &Path) -> anyhow::Result<()> {
         .filter(|&[a, c]| (mesh.nodes[a][0] - mesh.nodes[c][0]).abs() < 1e-9)
         .collect();
     b.add(
-        Shell::new(mesh.triangles.clone(), 2e-3, 2e6, 0.45, 1100.0)
+        Shell::new(mesh.triangles.clone(), 2e-3, 10e6, 0.45, 1100.0)
             .bending(Bending::Hinge)
             .actuate("curl", across.clone(), 1.0),
     );
@@ -402,7 +403,7 @@ fn finger(dir: &Path) -> anyhow::Result<()> {
         weight: 1e4,
     })];
     let problem = Shooting::new(sim, map, obj)?;
-    let z = [0.1, 0.2, 0.3, 0.2];
+    let z = [-0.02, -0.04, -0.06, -0.04];
     let t0 = Instant::now();
     let (cost, grad) = problem.gradient(&z)?;
     let t_grad = t0.elapsed().as_secs_f64();
