@@ -5,7 +5,8 @@
 //!   x, y, z of the leading edge's mid-point against time;
 //! - `parachute` — canopy (shell) and ropes (rods) falling with drag
 //!   (Fig. 8): payload height and speed against time, terminal velocity
-//!   against the drag balance, canopy bowl depth;
+//!   against the drag balance, canopy bowl depth (`--weld`: ropes welded to
+//!   the canopy by rod–shell joints instead of pinned);
 //! - `finger`    — a plate finger curled by natural hinge angles, and the
 //!   gradient of its tip height with respect to the curl control, exact
 //!   (adjoint over the whole rollout) against central finite differences;
@@ -15,7 +16,7 @@
 //! and a ParaView series (`.pvd` of legacy `.vtk` frames with triangles,
 //! rope lines and node velocities); and prints a summary with wall times.
 //!
-//! `cargo run --release --example shells -- manta [--out out/shells] [--seconds S]`
+//! `cargo run --release --example shells -- manta [--out out/shells] [--seconds S] [--weld]`
 
 use anyhow::Context;
 use pliant::core::{Integrator, ModelBuilder, ParamChannel, Simulator};
@@ -40,10 +41,12 @@ fn main() -> anyhow::Result<()> {
     let mut which = "all".to_string();
     let mut out = PathBuf::from("out/shells");
     let mut seconds: Option<f64> = None;
+    let mut weld = false;
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         match a.as_str() {
             "--out" => out = it.next().context("--out DIR")?.into(),
+            "--weld" => weld = true,
             "--seconds" => {
                 seconds = Some(
                     it.next()
@@ -66,7 +69,7 @@ fn main() -> anyhow::Result<()> {
         let t = Instant::now();
         match s {
             "manta" => manta(&dir, seconds)?,
-            "parachute" => parachute(&dir, seconds)?,
+            "parachute" => parachute(&dir, seconds, weld)?,
             _ => finger(&dir)?,
         }
         println!(
@@ -194,9 +197,10 @@ fn manta(dir: &Path, seconds: Option<f64>) -> anyhow::Result<()> {
 
 // -------------------------------------------------------------- parachute
 
-fn parachute(dir: &Path, seconds: Option<f64>) -> anyhow::Result<()> {
+fn parachute(dir: &Path, seconds: Option<f64>, weld_ropes: bool) -> anyhow::Result<()> {
     let scene = Parachute {
         duration: seconds.unwrap_or(Parachute::default().duration),
+        weld_ropes,
         ..Parachute::default()
     };
     let mut run = scene.build()?;

@@ -42,6 +42,7 @@ fn parachute_reaches_its_drag_law_terminal_velocity_as_an_inverted_bowl() {
         n: 3,
         dt: 0.01,
         duration: 2.5,
+        weld_ropes: false,
     };
     let mut run = scene.build().unwrap();
     let mut speeds = Vec::new();

@@ -144,6 +144,16 @@ pub enum RodError {
         /// The director given.
         value: [f64; 3],
     },
+    /// A rod–shell joint that cannot be made.
+    #[error("`{field}`: node {node} {problem}")]
+    Joint {
+        /// Where (e.g. `shell_joints.nodes[0]`).
+        field: String,
+        /// The node.
+        node: usize,
+        /// What is wrong.
+        problem: &'static str,
+    },
     /// Rods live in 3-D models.
     #[error("rods need a 3-D model, this one is {dim}-D")]
     Dimension {

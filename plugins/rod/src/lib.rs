@@ -45,8 +45,8 @@ pub mod vtk;
 pub use error::RodError;
 pub use network::{BendSpring, RodNetwork};
 pub use rod::{
-    Actuation, EdgeOverride, RestLengths, Rod, RodEnergies, RodEnergy, RodStrains, SpringOverride,
-    TWIST_KIND, twist_dofs,
+    Actuation, EdgeOverride, RestLengths, Rod, RodEnergies, RodEnergy, RodStrains, ShellJoints,
+    SpringOverride, TWIST_KIND, twist_dofs,
 };
 pub use vtk::{CellData, RodVtkSeries, VtkError};
 

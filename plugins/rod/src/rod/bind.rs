@@ -51,8 +51,12 @@ impl Rod {
     /// [`EnergySpec::bind`](pliant_core::EnergySpec::bind)); `info.extra_dofs`
     /// must be the twist DOFs the rod declared.
     pub fn bind_to(&self, info: &BindInfo) -> Result<RodEnergy> {
-        let layout = info.layout;
         info.require_dim("rod", 3)?;
+        self.expanded(info.layout, info.q0)?.bind_expanded(info)
+    }
+
+    fn bind_expanded(&self, info: &BindInfo) -> Result<RodEnergy> {
+        let layout = info.layout;
         let (net, rest) = self.validate(self.initial_lengths(layout, info.q0)?)?;
         net.check_nodes(layout.n_nodes())?;
         let d = Declared {

@@ -52,7 +52,7 @@ mod spec;
 mod validate;
 
 pub use energy::{RodEnergies, RodEnergy, RodStrains, TWIST_KIND, twist_dofs};
-pub use spec::{Actuation, EdgeOverride, RestLengths, Rod, SpringOverride};
+pub use spec::{Actuation, EdgeOverride, RestLengths, Rod, ShellJoints, SpringOverride};
 
 #[cfg(test)]
 mod tests;

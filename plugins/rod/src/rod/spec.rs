@@ -200,6 +200,31 @@ pub struct Rod {
     /// Edges whose twist angle θ is held fixed (clamps).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fixed_twists: Vec<usize>,
+    /// Rod–shell joints (MAT-DiSMech §3.4): rod nodes welded to a shell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shell_joints: Option<ShellJoints>,
+    /// Rod edges before the joint edges (set by the joint expansion: the
+    /// joint edges carry springs and twist, but no mass).
+    #[serde(skip)]
+    pub(crate) own_edges: Option<usize>,
+}
+
+/// Rod–shell joints (MAT-DiSMech §3.4, Fig. 2g): at each joint node — a
+/// node of the rod that is also a vertex of shell triangles — the edges of
+/// the triangles around it are treated as rod edges too (with the rod's
+/// section, their own twist angle and no mass), so bend–twist springs join
+/// every pair of edges meeting at the joint node and at the triangles'
+/// other vertices: the rod transmits moments and twist into the shell.
+/// The shell keeps its own stretching and bending of those edges (the
+/// paper's edges "with the properties of both"). Spring indices
+/// (`spring_overrides`, actuation `springs`) count these springs too.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShellJoints {
+    /// The joint nodes.
+    pub nodes: Vec<usize>,
+    /// The shell's triangles (at least those around the joint nodes).
+    pub triangles: Vec<[usize; 3]>,
 }
 
 impl Rod {
@@ -226,7 +251,90 @@ impl Rod {
             spring_overrides: vec![],
             actuation: vec![],
             fixed_twists: vec![],
+            shell_joints: None,
+            own_edges: None,
         }
+    }
+
+    /// With rod–shell joints at `nodes`, welded to the shell of `triangles`.
+    pub fn with_shell_joints(mut self, nodes: Vec<usize>, triangles: Vec<[usize; 3]>) -> Self {
+        self.shell_joints = Some(ShellJoints { nodes, triangles });
+        self
+    }
+
+    /// The rod with its joint edges appended (itself without joints):
+    /// joint nodes are checked to be rod nodes and shell vertices, the
+    /// joint edges' rest lengths are their initial lengths.
+    pub(crate) fn expanded(
+        &self,
+        layout: &pliant_core::Layout,
+        q0: &[f64],
+    ) -> std::result::Result<std::borrow::Cow<'_, Rod>, RodError> {
+        let Some(j) = &self.shell_joints else {
+            return Ok(std::borrow::Cow::Borrowed(self));
+        };
+        let key = |a: usize, b: usize| [a.min(b), a.max(b)];
+        let mut have: std::collections::BTreeSet<[usize; 2]> =
+            self.edges.iter().map(|&[a, b]| key(a, b)).collect();
+        let rod_nodes: std::collections::BTreeSet<usize> =
+            self.edges.iter().flatten().copied().collect();
+        let mut added = Vec::new();
+        for (k, &node) in j.nodes.iter().enumerate() {
+            let field = format!("shell_joints.nodes[{k}]");
+            if !rod_nodes.contains(&node) {
+                return Err(RodError::Joint {
+                    field,
+                    node,
+                    problem: "is not a node of this rod",
+                });
+            }
+            let around: Vec<&[usize; 3]> =
+                j.triangles.iter().filter(|t| t.contains(&node)).collect();
+            if around.is_empty() {
+                return Err(RodError::Joint {
+                    field,
+                    node,
+                    problem: "is in no triangle of `shell_joints.triangles`: a joint welds a rod node to a shell vertex",
+                });
+            }
+            for t in around {
+                for i in 0..3 {
+                    let (a, b) = (t[i], t[(i + 1) % 3]);
+                    if have.insert(key(a, b)) {
+                        added.push([a, b]);
+                    }
+                }
+            }
+        }
+        let mut r = self.clone();
+        r.own_edges = Some(self.edges.len());
+        r.shell_joints = None;
+        let length = |[a, b]: [usize; 2]| -> std::result::Result<f64, RodError> {
+            let (mut da, mut db) = ([0; 3], [0; 3]);
+            for (node, d) in [(a, &mut da), (b, &mut db)] {
+                layout.node_dofs(node, d, "").map_err(|_| RodError::Joint {
+                    field: "shell_joints.triangles".into(),
+                    node,
+                    problem: "is not a node of the model",
+                })?;
+            }
+            Ok((0..3)
+                .map(|k| (q0[db[k]] - q0[da[k]]).powi(2))
+                .sum::<f64>()
+                .sqrt())
+        };
+        if let Some(rest) = &self.rest_lengths {
+            let mut per: Vec<f64> = match rest {
+                RestLengths::Uniform(l) => vec![*l; self.edges.len()],
+                RestLengths::PerEdge(v) => v.clone(),
+            };
+            for &e in &added {
+                per.push(length(e)?);
+            }
+            r.rest_lengths = Some(RestLengths::PerEdge(per));
+        }
+        r.edges.extend(added);
+        Ok(std::borrow::Cow::Owned(r))
     }
 
     /// A single rod through `nodes` in order.
@@ -322,6 +430,22 @@ impl EnergySpec for Rod {
         if dim != 3 {
             return Err(CoreError::dimension("rod", 3, dim));
         }
+        let expanded = self.expanded(builder.layout(), builder.q0())?;
+        expanded.declare_expanded(builder)
+    }
+
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        Ok(Box::new(self.bind_to(info)?))
+    }
+
+    fn label(&self) -> Option<&str> {
+        Some(&self.name)
+    }
+}
+
+impl Rod {
+    /// [`EnergySpec::declare`] of a rod whose joints are expanded.
+    fn declare_expanded(&self, builder: &mut Declare) -> Result<()> {
         // Default rest lengths: the initial edge lengths.
         let initial = self.initial_lengths(builder.layout(), builder.q0())?;
         let (net, rest) = self.validate(initial)?;
@@ -345,7 +469,8 @@ impl EnergySpec for Rod {
         }
         if self.add_mass {
             let mut m = std::collections::BTreeMap::<usize, f64>::new();
-            for (&[a, b], l) in net.edges().iter().zip(&rest) {
+            let own = self.own_edges.unwrap_or(net.edges().len());
+            for (&[a, b], l) in net.edges().iter().zip(&rest).take(own) {
                 let half = 0.5 * self.density * area * l;
                 *m.entry(a).or_default() += half;
                 *m.entry(b).or_default() += half;
@@ -355,14 +480,6 @@ impl EnergySpec for Rod {
             }
         }
         Ok(())
-    }
-
-    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
-        Ok(Box::new(self.bind_to(info)?))
-    }
-
-    fn label(&self) -> Option<&str> {
-        Some(&self.name)
     }
 }
 
