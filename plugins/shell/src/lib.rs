@@ -11,7 +11,8 @@
 //! - [`obj`]: Wavefront OBJ surfaces.
 //! - Energies (scene types): [`Shell`] (`"shell"`: stretching, bending and
 //!   mass in one entry), [`ShellStretching`] (eqs. 9–10 with
-//!   `k_s = √3/2 E h |ē|`), [`ShellHinges`] (eq. 17, natural hinge angles
+//!   `k_s = √3/2 E h |ē|`) or [`ShellMembrane`] (constant-strain
+//!   triangles, St. Venant–Kirchhoff, for ν in the plane), [`ShellHinges`] (eq. 17, natural hinge angles
 //!   as control channels), [`ShellMidEdge`] (eqs. 18–20 with one `ξ` DOF
 //!   per edge, exact derivatives through the lagged frames) and
 //!   [`ShellDrag`] (§5.5). Buoyancy is `pliant_environment::Gravity` with
@@ -27,6 +28,7 @@ mod drag;
 mod error;
 pub mod generate;
 mod hinge;
+mod membrane;
 pub mod mesh;
 mod mid_edge;
 pub mod obj;
@@ -38,7 +40,8 @@ mod youngs;
 pub use error::ShellError;
 pub use mesh::{Hinge, Topology, TriMesh};
 pub use spec::{
-    Bending, HingeActuation, Shell, ShellDrag, ShellHinges, ShellMidEdge, ShellStretching, XI_KIND,
+    Bending, HingeActuation, Membrane, Shell, ShellDrag, ShellHinges, ShellMembrane, ShellMidEdge,
+    ShellStretching, XI_KIND,
 };
 pub use youngs::Modulus;
 

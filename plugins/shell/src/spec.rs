@@ -6,6 +6,7 @@
 use crate::drag::DragEl;
 use crate::error::{ShellError, positive};
 use crate::hinge::{HINGE_FACTOR, HingeEl, angle};
+use crate::membrane::{MembraneEl, rest_frame};
 use crate::mesh::{Topology, area_and_longest, check_areas};
 use crate::mid_edge::MidEdgeEl;
 use crate::stretch::{StretchEl, length};
@@ -31,6 +32,20 @@ pub enum Bending {
     Hinge,
     /// No bending stiffness (a membrane).
     None,
+}
+
+/// The in-plane (membrane) model of a shell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Membrane {
+    /// Edge springs `k_s = √3/2 E h |ē|` (§3.1): the paper's model, cheapest;
+    /// on equilateral meshes the isotropic membrane of ν = 1/3, whatever ν
+    /// is given. The default, as in MAT-DiSMech.
+    #[default]
+    Edges,
+    /// Constant-strain triangles, St. Venant–Kirchhoff in plane stress:
+    /// the membrane of the given ν on any mesh.
+    Stvk,
 }
 
 /// A natural-hinge-angle actuation: `φ̄ = φ̄₀ + gain · u` on the hinges
@@ -99,6 +114,9 @@ pub struct Shell {
     /// Edge stretching (default on).
     #[serde(default = "yes")]
     pub stretching: bool,
+    /// Membrane model (default edge springs).
+    #[serde(default)]
+    pub membrane: Membrane,
     /// Natural-hinge-angle actuation (hinge bending only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub natural_angle: Vec<HingeActuation>,
@@ -124,6 +142,7 @@ impl Shell {
             density,
             bending: Bending::MidEdge,
             stretching: true,
+            membrane: Membrane::Edges,
             natural_angle: Vec::new(),
             name: None,
         }
@@ -131,6 +150,11 @@ impl Shell {
     /// With bending model `b`.
     pub fn bending(mut self, b: Bending) -> Self {
         self.bending = b;
+        self
+    }
+    /// With membrane model `m`.
+    pub fn membrane(mut self, m: Membrane) -> Self {
+        self.membrane = m;
         self
     }
     /// With a natural-angle actuation on the hinges along `edges`.
@@ -171,13 +195,22 @@ impl EnergySpec for Shell {
             .into());
         }
         let m = self.material();
+        let springs = self.stretching && self.membrane == Membrane::Edges;
         let mut parts: Vec<Box<dyn EnergySpec>> = vec![Box::new(ShellStretching {
             triangles: m.triangles.clone(),
             thickness: m.thickness,
             youngs_modulus: m.youngs_modulus.clone(),
             density: self.density,
-            stiffness_scale: if self.stretching { 1.0 } else { 0.0 },
+            stiffness_scale: if springs { 1.0 } else { 0.0 },
         })];
+        if self.stretching && self.membrane == Membrane::Stvk {
+            parts.push(Box::new(ShellMembrane {
+                triangles: m.triangles.clone(),
+                thickness: m.thickness,
+                youngs_modulus: m.youngs_modulus.clone(),
+                poisson_ratio: m.poisson_ratio,
+            }));
+        }
         match self.bending {
             Bending::Hinge => parts.push(Box::new(ShellHinges {
                 triangles: m.triangles,
@@ -504,6 +537,44 @@ impl EnergySpec for ShellMidEdge {
     }
 }
 
+/// Constant-strain-triangle membrane, St. Venant–Kirchhoff in plane
+/// stress, scene type `"shell_membrane"` (see the `membrane` module docs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShellMembrane {
+    /// Triangles.
+    pub triangles: Vec<[usize; 3]>,
+    /// Thickness h, m.
+    pub thickness: f64,
+    /// Young's modulus E: Pa, or a parameter channel.
+    pub youngs_modulus: Modulus,
+    /// Poisson's ratio ν in (−1, 0.5].
+    pub poisson_ratio: f64,
+}
+
+impl EnergySpec for ShellMembrane {
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        check_material(self.thickness, self.poisson_ratio)?;
+        let (_, x) = bind_geometry(&self.triangles, info)?;
+        let y = youngs(&self.youngs_modulus, info)?;
+        let items = self
+            .triangles
+            .iter()
+            .map(|tri| {
+                let (g, area) = rest_frame(&tri.map(|n| x[n]));
+                MembraneEl {
+                    nodes: *tri,
+                    g,
+                    volume: area * self.thickness,
+                    nu: self.poisson_ratio,
+                    youngs: y.clone(),
+                }
+            })
+            .collect();
+        Ok(Box::new(Elements::bind(items, info, "triangles")?))
+    }
+}
+
 /// Aerodynamic drag on triangles (§5.5), scene type `"shell_drag"`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -544,13 +615,18 @@ impl EnergySpec for ShellDrag {
 
 pliant_core::register_energy!(
     Shell = "shell",
-    "discrete elastic shell (MAT-DiSMech §3): `triangles`, `thickness` m, `youngs_modulus` Pa or channel, `poisson_ratio`, `density` kg/m³, `bending` mid_edge|hinge|none, `natural_angle` [{channel, edges, gain}]",
+    "discrete elastic shell (MAT-DiSMech §3): `triangles`, `thickness` m, `youngs_modulus` Pa or channel, `poisson_ratio`, `density` kg/m³, `bending` mid_edge|hinge|none, `membrane` edges|stvk, `natural_angle` [{channel, edges, gain}]",
     r#"{"type": "shell", "triangles": [[0, 1, 2], [0, 2, 3]], "thickness": 0.001, "youngs_modulus": 2e9, "poisson_ratio": 0.3, "density": 1200, "bending": "hinge"}"#
 );
 pliant_core::register_energy!(
     ShellStretching = "shell_stretching",
     "shell edge stretching k_s = √3/2 E h |ē| (MAT-DiSMech eq. 10) and the lumped mass ρ h A/3",
     r#"{"type": "shell_stretching", "triangles": [[0, 1, 2]], "thickness": 0.001, "youngs_modulus": 2e9, "density": 1200}"#
+);
+pliant_core::register_energy!(
+    ShellMembrane = "shell_membrane",
+    "constant-strain-triangle membrane, St. Venant–Kirchhoff in plane stress: Ā h [μ E:E + ½ λ (tr E)²], λ = Eν/(1 − ν²)",
+    r#"{"type": "shell_membrane", "triangles": [[0, 1, 2]], "thickness": 0.001, "youngs_modulus": 2e9, "poisson_ratio": 0.3}"#
 );
 pliant_core::register_energy!(
     ShellHinges = "shell_hinges",

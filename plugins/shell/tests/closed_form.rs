@@ -252,3 +252,52 @@ fn a_flat_sheet_at_rest_feels_no_force_and_rigid_motions_cost_nothing() {
         assert!((e1 - e0).abs() < 1e-9 * e0, "{bending:?}: {e0} → {e1}");
     }
 }
+
+#[test]
+fn a_stvk_membrane_has_the_given_poisson_ratio_on_any_mesh() {
+    // Uniaxial stress: stretch along x by ε, let y contract freely (minimize
+    // over a uniform transverse strain); the contraction is ν ε.
+    for kind in [MeshKind::RightIsosceles, MeshKind::Random] {
+        let mesh = rectangle(0.1, 0.1, 0.02, kind, 2).unwrap();
+        for nu in [0.0, 0.3, 0.45] {
+            let mut b = ModelBuilder::new(3).unwrap();
+            for x in &mesh.nodes {
+                b.add_node(x, 0.0).unwrap();
+            }
+            b.add(
+                Shell::new(mesh.triangles.clone(), H, E, nu, 0.0)
+                    .bending(Bending::None)
+                    .membrane(pliant_shell::Membrane::Stvk),
+            );
+            let m = b.build().unwrap();
+            let eps = 1e-5;
+            let at = |ey: f64| {
+                let q: Vec<f64> = m
+                    .q0()
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| match i % 3 {
+                        0 => v * (1.0 + eps),
+                        1 => v * (1.0 + ey),
+                        _ => *v,
+                    })
+                    .collect();
+                energy(&m, &q, &q)
+            };
+            // The energy is quadratic in the transverse strain near its
+            // minimum: three points give the minimizer.
+            let d = 1e-6;
+            let (em, e0, ep) = (at(-d), at(0.0), at(d));
+            let ey = -d * (ep - em) / (2.0 * (ep - 2.0 * e0 + em));
+            let measured = -ey / eps;
+            assert!(
+                (measured - nu).abs() < 1e-3,
+                "{kind:?}: ν = {nu}, measured {measured}"
+            );
+            // And the energy at that point is E h ε² A / 2 (uniaxial stress).
+            let w = at(ey);
+            let exact = 0.5 * E * H * eps * eps * mesh.area();
+            assert!((w / exact - 1.0).abs() < 1e-3, "{kind:?}: {w} vs {exact}");
+        }
+    }
+}

@@ -6,7 +6,9 @@
 use pliant_core::derivcheck::{Rng, Tolerances, check};
 use pliant_core::{EnergySpec, EvalState, Model, ModelBuilder, ParamChannel};
 use pliant_shell::generate::{MeshKind, hexagon, rectangle};
-use pliant_shell::{Modulus, ShellDrag, ShellHinges, ShellMidEdge, ShellStretching, TriMesh};
+use pliant_shell::{
+    Modulus, ShellDrag, ShellHinges, ShellMembrane, ShellMidEdge, ShellStretching, TriMesh,
+};
 
 /// A model over `mesh` whose nodes are lifted out of the plane by a smooth
 /// bump (a curved rest shape), with channels `E` (Pa) and `u`.
@@ -149,4 +151,24 @@ fn drag_derivatives() {
         drag_coefficient: 1.5,
     };
     check_all(&model(&m, true, vec![Box::new(s)]), "drag", &tol());
+}
+
+#[test]
+fn membrane_derivatives() {
+    for mesh in [
+        mesh(),
+        rectangle(0.4, 0.2, 0.1, MeshKind::Random, 5).unwrap(),
+    ] {
+        for youngs in [Modulus::Value(3e6), Modulus::Channel("E".into())] {
+            for curved in [false, true] {
+                let s = ShellMembrane {
+                    triangles: mesh.triangles.clone(),
+                    thickness: 0.01,
+                    youngs_modulus: youngs.clone(),
+                    poisson_ratio: 0.3,
+                };
+                check_all(&model(&mesh, curved, vec![Box::new(s)]), "membrane", &tol());
+            }
+        }
+    }
 }
