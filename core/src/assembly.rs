@@ -198,8 +198,7 @@ impl Assembler {
             finite(
                 blocks,
                 Block::Hessian,
-                k,
-                model.energy_name(k),
+                &model.describe_energy(k),
                 sp.ns * sp.ns,
             )?;
         }
@@ -317,8 +316,7 @@ impl Assembler {
             finite(
                 &blocks,
                 Block::History,
-                k,
-                model.energy_name(k),
+                &model.describe_energy(k),
                 sp.ns * sp.ns,
             )?;
             for i in 0..sp.n_el {
@@ -354,8 +352,7 @@ impl Assembler {
             finite(
                 &blocks,
                 Block::Param,
-                k,
-                model.energy_name(k),
+                &model.describe_energy(k),
                 sp.ns * sp.np,
             )?;
             let mut pi = vec![0; sp.np];
@@ -376,13 +373,14 @@ impl Assembler {
     }
 }
 
-/// Errors on a non-finite entry of energy `k`'s per-element blocks (`stride` each).
-fn finite(blocks: &[f64], what: Block, k: usize, name: &str, stride: usize) -> Result<()> {
+/// Errors on a non-finite entry of an energy's per-element blocks (`stride`
+/// each); `energy` describes it (`energies[2] (spring)`).
+fn finite(blocks: &[f64], what: Block, energy: &str, stride: usize) -> Result<()> {
     match blocks.iter().position(|v| !v.is_finite()) {
         None => Ok(()),
         Some(bad) => Err(CoreError::NonFinite {
             what: format!(
-                "{} of energy #{k} ({name}), element {}",
+                "{} of {energy}, element {}",
                 what.name(),
                 bad / stride.max(1)
             ),

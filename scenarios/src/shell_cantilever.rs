@@ -15,7 +15,7 @@
 //! references use it. The tip deflection is the mean `z` of the nodes on
 //! `x = L + c`.
 //!
-//! Used by `tests/shell_cantilever.rs` and `benches/shell_cantilever.rs`.
+//! Used by `tests/shell_cantilever.rs` and `benches/shell.rs`.
 
 use crate::rod_cantilever::elastica_tip;
 use pliant_core::{Integrator, Model, ModelBuilder, NewtonSettings, Result, Simulator};

@@ -142,6 +142,7 @@ impl ModelBuilder {
     pub fn build(mut self) -> Result<Model> {
         // Composite specs (a shell: stretching + bending) stand for their
         // components; errors still name the entry the user wrote.
+        #[derive(Clone)]
         struct Origin {
             index: usize,
             energy: &'static str,
@@ -156,23 +157,41 @@ impl ModelBuilder {
         let mut specs = Vec::with_capacity(self.specs.len());
         let mut origins = Vec::with_capacity(self.specs.len());
         for (k, spec) in std::mem::take(&mut self.specs).into_iter().enumerate() {
-            let origin = || Origin {
+            let origin = Origin {
                 index: k,
                 energy: spec.type_name(),
                 label: spec.label().filter(|l| !l.is_empty()).map(str::to_string),
             };
-            let parts = spec.components().map_err(|e| wrap_at(&origin(), e))?;
-            if parts.is_empty() {
-                origins.push(origin());
-                specs.push(spec);
-            } else {
-                for part in parts {
-                    origins.push(origin());
-                    specs.push(part);
+            // Depth-first, so components that are composite themselves
+            // expand too (bounded, in case a composite contains itself).
+            let mut stack = vec![spec];
+            let mut out = Vec::new();
+            let mut expansions = 0usize;
+            while let Some(s) = stack.pop() {
+                let parts = s.components().map_err(|e| wrap_at(&origin, e))?;
+                if parts.is_empty() {
+                    out.push(s);
+                    continue;
                 }
+                expansions += 1;
+                if expansions > 1000 {
+                    return Err(wrap_at(
+                        &origin,
+                        CoreError::inconsistent(
+                            "components",
+                            "a composite energy expands into more than 1000 composites (does it contain itself?)",
+                        ),
+                    ));
+                }
+                stack.extend(parts.into_iter().rev());
+            }
+            for part in out {
+                origins.push(origin.clone());
+                specs.push(part);
             }
         }
         let wrap = |k: usize, _: &dyn EnergySpec, e: CoreError| wrap_at(&origins[k], e);
+        let entries: Vec<usize> = origins.iter().map(|o| o.index).collect();
         let mut declared = vec![Vec::new(); specs.len()];
         for (k, spec) in specs.iter().enumerate() {
             spec.declare(&mut self.declare(&mut declared[k]))
@@ -264,6 +283,7 @@ impl ModelBuilder {
             params,
             specs,
             energies,
+            origins: entries,
         })
     }
 }

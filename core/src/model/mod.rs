@@ -25,6 +25,9 @@ pub struct Model {
     pub(crate) params: Vec<ParamChannel>,
     pub(crate) specs: Vec<Box<dyn EnergySpec>>,
     pub(crate) energies: Vec<Box<dyn Energy>>,
+    /// Per energy, the index of the entry it came from (a composite entry
+    /// such as a shell stands for several energies).
+    pub(crate) origins: Vec<usize>,
 }
 
 impl Model {
@@ -56,8 +59,9 @@ impl Model {
     pub fn energies(&self) -> &[Box<dyn Energy>] {
         &self.energies
     }
-    /// The specs the energies were bound from (what a scene file says), in
-    /// model order.
+    /// The specs the energies were bound from, in model order: what a
+    /// scene file says, with each composite entry (a shell) replaced by its
+    /// components.
     pub fn specs(&self) -> &[Box<dyn EnergySpec>] {
         &self.specs
     }
@@ -71,6 +75,16 @@ impl Model {
             mass: &self.mass,
             extra_dofs: &[],
         }
+    }
+    /// The entry (`energies[i]` of the scene or builder) energy `k` came
+    /// from.
+    pub fn energy_entry(&self, k: usize) -> usize {
+        self.origins[k]
+    }
+    /// `energies[i] (type)` of energy `k`, for messages: the entry the user
+    /// wrote and the energy's type.
+    pub fn describe_energy(&self, k: usize) -> String {
+        format!("energies[{}] ({})", self.origins[k], self.energy_name(k))
     }
     /// The scene type name of energy `k` (`"spring"`).
     pub fn energy_name(&self, k: usize) -> &'static str {

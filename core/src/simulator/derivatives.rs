@@ -6,6 +6,7 @@ use super::Simulator;
 use crate::error::{CoreError, Result};
 use crate::integrator::Integrator;
 use crate::linsolve::Factor;
+use crate::model::Model;
 use crate::sparse::{SparseMat, from_triplets, triplets_of};
 use crate::state::EvalState;
 use faer::sparse::Triplet;
@@ -165,8 +166,8 @@ impl Simulator {
             let off = u.len;
             let bad = |what: &str, r: usize, c: usize| CoreError::Inconsistent {
                 field: format!(
-                    "energies[{k}] ({}) carried transition: {what} entry ({r}, {c}) with {} carried values and {n} DOFs",
-                    self.model.energy_name(k),
+                    "{} carried transition: {what} entry ({r}, {c}) with {} carried values and {n} DOFs",
+                    self.model.describe_energy(k),
                     t.len
                 ),
                 problem: "an entry lies outside the carried state or the DOFs",
@@ -175,7 +176,11 @@ impl Simulator {
                 if r >= t.len || c >= n {
                     return Err(bad("∂c/∂q", r, c));
                 }
-                u.dq.push(Triplet::new(off + r, c, finite_entry(v, k, "∂c/∂q", r, c)?));
+                u.dq.push(Triplet::new(
+                    off + r,
+                    c,
+                    finite_entry(v, &self.model, k, "∂c/∂q", r, c)?,
+                ));
             }
             for &(r, c, v) in &t.dc {
                 if r >= t.len || c >= t.len {
@@ -184,7 +189,7 @@ impl Simulator {
                 u.dc.push(Triplet::new(
                     off + r,
                     off + c,
-                    finite_entry(v, k, "∂c/∂c", r, c)?,
+                    finite_entry(v, &self.model, k, "∂c/∂c", r, c)?,
                 ));
             }
             u.spans.push(Some((off, t.len)));
@@ -208,8 +213,8 @@ impl Simulator {
                 if r >= n || c >= len {
                     return Err(CoreError::Inconsistent {
                         field: format!(
-                            "energies[{k}] ({}) carried block: entry ({r}, {c}) with {n} DOFs and {len} carried values",
-                            self.model.energy_name(k)
+                            "{} carried block: entry ({r}, {c}) with {n} DOFs and {len} carried values",
+                            self.model.describe_energy(k)
                         ),
                         problem: "an entry lies outside the DOFs or the carried state",
                     });
@@ -217,7 +222,7 @@ impl Simulator {
                 out.push(Triplet::new(
                     r,
                     off + c,
-                    scale * finite_entry(v, k, "∂²E/∂q∂c", r, c)?,
+                    scale * finite_entry(v, &self.model, k, "∂²E/∂q∂c", r, c)?,
                 ));
             }
         }
@@ -325,15 +330,14 @@ impl Simulator {
     }
 }
 
-/// `v` if finite, else an error naming energy `k` and the block.
 /// `v` if finite; else an error naming entry `(r, c)` of block `what` of
-/// energy `k` (`index` is the row).
-fn finite_entry(v: f64, k: usize, what: &str, r: usize, c: usize) -> Result<f64> {
+/// energy `k` of `model` (`index` is the row).
+fn finite_entry(v: f64, model: &Model, k: usize, what: &str, r: usize, c: usize) -> Result<f64> {
     if v.is_finite() {
         Ok(v)
     } else {
         Err(CoreError::NonFinite {
-            what: format!("entry ({r}, {c}) of {what} of energy #{k}"),
+            what: format!("entry ({r}, {c}) of {what} of {}", model.describe_energy(k)),
             index: r,
             value: v,
         })

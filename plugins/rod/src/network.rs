@@ -115,6 +115,36 @@ impl RodNetwork {
         })
     }
 
+    /// [`RodNetwork::new`] with the springs between the first `own` edges
+    /// numbered first (in their order in `RodNetwork::new(edges[..own])`),
+    /// then the springs that involve a later edge: appending edges (a
+    /// rod–shell joint's) keeps the rod's own spring indices.
+    pub fn with_own(edges: Vec<[usize; 2]>, own: usize) -> Result<Self, RodError> {
+        let net = Self::new(edges)?;
+        let is_own = |s: &BendSpring| s.edges[0] < own && s.edges[1] < own;
+        let order: Vec<usize> = (0..net.springs.len())
+            .filter(|&k| is_own(&net.springs[k]))
+            .chain((0..net.springs.len()).filter(|&k| !is_own(&net.springs[k])))
+            .collect();
+        let mut new_index = vec![0; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            new_index[old] = new;
+        }
+        let springs = order.iter().map(|&k| net.springs[k]).collect();
+        let mut edge_springs = net.edge_springs;
+        for list in &mut edge_springs {
+            for (sp, _) in list.iter_mut() {
+                *sp = new_index[*sp];
+            }
+            list.sort_unstable();
+        }
+        Ok(Self {
+            edges: net.edges,
+            springs,
+            edge_springs,
+        })
+    }
+
     /// A single rod through `nodes` in order (edges `[nodes[k], nodes[k+1]]`).
     pub fn chain(nodes: &[usize]) -> Result<Self, RodError> {
         Self::new(nodes.windows(2).map(|w| [w[0], w[1]]).collect())
@@ -246,6 +276,17 @@ mod tests {
     #[test]
     fn an_edge_pointing_away_from_the_shared_node_as_first_edge_is_flipped() {
         // Both edges leave node 0.
+        // Own edges first: a chain 5 → 6 → 7 welded at node 5 to the
+        // triangle (0, 1, 5): the chain's own spring stays spring 0.
+        let own = RodNetwork::new(vec![[5, 6], [6, 7]]).unwrap();
+        let joint = RodNetwork::with_own(vec![[5, 6], [6, 7], [0, 1], [1, 5], [5, 0]], 2).unwrap();
+        assert_eq!(joint.springs()[0], own.springs()[0]);
+        assert!(joint.springs()[1..].iter().all(|s| s.edges[1] >= 2));
+        for (e, list) in joint.edge_springs.iter().enumerate() {
+            for &(sp, slot) in list {
+                assert_eq!(joint.springs()[sp].edges[slot], e);
+            }
+        }
         let n = RodNetwork::new(vec![[0, 1], [0, 2]]).unwrap();
         let s = n.springs()[0];
         assert_eq!((s.node, s.signs, s.outer), (0, [-1.0, 1.0], [1, 2]));

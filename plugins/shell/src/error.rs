@@ -82,6 +82,27 @@ pub enum ShellError {
         /// The value found.
         value: f64,
     },
+    /// Two triangles sharing an edge are folded flat onto each other in the
+    /// initial state (opposite normals): the mid-edge frame is undefined.
+    #[error("the triangles {triangles:?} on the edge between nodes {} and {} are folded onto each other (opposite normals) in the initial state: unfold the mesh or flip its orientation", nodes[0], nodes[1])]
+    Folded {
+        /// The edge's nodes.
+        nodes: [usize; 2],
+        /// Its triangles.
+        triangles: Vec<usize>,
+    },
+    /// A mesh would be too large to build.
+    #[error("`{field}` asks for {count} {what}; at most {max} are built (coarsen the mesh)")]
+    TooLarge {
+        /// Field name.
+        field: &'static str,
+        /// What is counted.
+        what: &'static str,
+        /// How many were asked for.
+        count: f64,
+        /// The limit.
+        max: usize,
+    },
     /// A field that does not fit with another.
     #[error("`{field}`: {problem}")]
     Inconsistent {

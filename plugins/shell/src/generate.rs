@@ -11,6 +11,9 @@ use pliant_core::vec3::{norm, sub};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// Most cells (rectangles) or triangles (hexagons, discs) a generator builds.
+pub const MAX_NODES: usize = 20_000_000;
+
 /// The five mesh types of MAT-DiSMech Fig. 12 (a rectangle along `x`, the
 /// length, and `y`, the width).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,6 +140,15 @@ pub fn rectangle(
     for (f, v) in [("length", length), ("width", width), ("h", h)] {
         crate::error::positive(f, v, "> 0 (m)")?;
     }
+    let cells = (length / h) * (width / h);
+    if cells > MAX_NODES as f64 {
+        return Err(ShellError::TooLarge {
+            field: "h",
+            what: "cells",
+            count: cells,
+            max: MAX_NODES,
+        });
+    }
     let grid = |nx: usize, ny: usize| -> Vec<Vec<[f64; 2]>> {
         (0..=ny)
             .map(|j| {
@@ -203,6 +215,14 @@ pub fn hexagon(side: f64, n: usize) -> Result<TriMesh, ShellError> {
     crate::error::positive("side", side, "> 0 (m)")?;
     if n == 0 {
         return Err(ShellError::field("n", "≥ 1", 0.0));
+    }
+    if 6.0 * (n as f64).powi(2) > MAX_NODES as f64 {
+        return Err(ShellError::TooLarge {
+            field: "n",
+            what: "triangles",
+            count: 6.0 * (n as f64).powi(2),
+            max: MAX_NODES,
+        });
     }
     let corner = |k: usize| {
         let a = std::f64::consts::PI / 3.0 * k as f64;
@@ -285,6 +305,19 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn absurd_sizes_are_refused() {
+        assert!(matches!(
+            rectangle(1.0, 1.0, 1e-6, MeshKind::Equilateral, 0),
+            Err(ShellError::TooLarge { .. })
+        ));
+        assert!(matches!(
+            hexagon(1.0, 1_000_000),
+            Err(ShellError::TooLarge { .. })
+        ));
+        assert!(rectangle(1.0, 1.0, f64::NAN, MeshKind::Random, 0).is_err());
     }
 
     #[test]

@@ -10,7 +10,13 @@
 //! zero for a flat pair, positive when the faces fold away from the side
 //! their normals point to (a mountain fold seen from `+n`). The energy is
 //!
-//! `E = ½ k_b (φ − φ̄)²` (J, eq. 17), `k_b = 2 E h³ / (12 √3)` (J/rad²).
+//! `E = ½ k_b (φ − φ̄)²` (J, eq. 17), `k_b = 2 E h³ / (12 √3)` (J/rad²),
+//!
+//! where the difference `φ − φ̄` is taken on the circle (in `(−π, π]`), so
+//! the energy is smooth wherever the fold differs from its natural angle
+//! by less than π, including through `φ = ±π`. The natural angle
+//! `φ̄ = φ̄₀ + g·u` is the rest angle plus a gain times a control channel
+//! `u` (the manta ray's actuation).
 //!
 //! **The factor 2.** Eq. 17 prints `k_b = E h³/(12√3)`; with it, bending a
 //! flat equilateral sheet into a cylinder costs half the plate energy
@@ -19,12 +25,6 @@
 //! in §7.2. MAT-DiSMech's own code uses `2/√3 · E h³/12`, which gives
 //! `D = E h³/12` (a plate with ν = 0) on equilateral meshes; pliant uses
 //! that. Hinge bending ignores ν.
-//!
-//! where the difference `φ − φ̄` is taken on the circle (in `(−π, π]`), so
-//! the energy is smooth wherever the fold differs from its natural angle
-//! by less than π, including through `φ = ±π`. The natural angle
-//! `φ̄ = φ̄₀ + g·u` is the rest angle plus a gain times a control channel
-//! `u` (the manta ray's actuation).
 //!
 //! Gradient (exact): with heights `h_a = |n₁|/|e|`, `h_b = |n₂|/|e|` and the
 //! projections `t_a = (a − e₀)·e/|e|²`, `t_b = (b − e₀)·e/|e|²`,

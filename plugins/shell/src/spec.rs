@@ -102,7 +102,8 @@ pub struct Shell {
     pub thickness: f64,
     /// Young's modulus E: Pa, or a parameter channel.
     pub youngs_modulus: Modulus,
-    /// Poisson's ratio ν in (−1, 0.5] (used by mid-edge bending).
+    /// Poisson's ratio ν in (−1, 0.5] (used by mid-edge bending and the
+    /// St. Venant–Kirchhoff membrane; checked for every shell).
     pub poisson_ratio: f64,
     /// Density ρ, kg/m³: adds `ρ h A/3` per triangle to each of its nodes
     /// (0: the nodes keep the masses the scene gave them).
@@ -187,6 +188,7 @@ struct Material {
 
 impl EnergySpec for Shell {
     fn components(&self) -> Result<Vec<Box<dyn EnergySpec>>> {
+        check_material(self.thickness, self.poisson_ratio)?;
         if !self.natural_angle.is_empty() && self.bending != Bending::Hinge {
             return Err(ShellError::Inconsistent {
                 field: "natural_angle".into(),
@@ -344,8 +346,9 @@ impl EnergySpec for ShellStretching {
         let (topo, x) = bind_geometry(&self.triangles, info)?;
         let y = youngs(&self.youngs_modulus, info)?;
         let c = self.stiffness_scale * 3f64.sqrt() / 2.0 * self.thickness;
-        let items = topo
-            .edges
+        // A zero scale leaves only the mass: no elements to assemble.
+        let edges: &[[usize; 2]] = if c > 0.0 { &topo.edges } else { &[] };
+        let items = edges
             .iter()
             .map(|&[a, b]| {
                 let rest = length(&x[a], &x[b]);
@@ -391,6 +394,14 @@ impl EnergySpec for ShellHinges {
         let mut act: Vec<Option<(Arc<str>, f64)>> = vec![None; topo.hinges.len()];
         for (i, a) in self.natural_angle.iter().enumerate() {
             info.param(&a.channel, &format!("natural_angle[{i}].channel"))?;
+            if !a.gain.is_finite() {
+                return Err(ShellError::field(
+                    format!("natural_angle[{i}].gain"),
+                    "finite (rad per unit of the channel)",
+                    a.gain,
+                )
+                .into());
+            }
             let ch: Arc<str> = Arc::from(a.channel.as_str());
             for (j, &[p, q]) in a.edges.iter().enumerate() {
                 let field = format!("natural_angle[{i}].edges[{j}]");
@@ -453,6 +464,9 @@ pub struct ShellMidEdge {
 impl EnergySpec for ShellMidEdge {
     fn declare(&self, d: &mut Declare) -> Result<()> {
         check_material(self.thickness, self.poisson_ratio)?;
+        if !(self.density.is_finite() && self.density >= 0.0) {
+            return Err(ShellError::field("density", "≥ 0 (kg/m³)", self.density).into());
+        }
         let (topo, x) = geometry(
             &self.triangles,
             d.layout().n_nodes(),
@@ -531,6 +545,14 @@ impl EnergySpec for ShellMidEdge {
                 lag_ct: self.paper_derivatives,
             };
             el.natural = el.rest_coefficients(&nodes.map(|n| x[n]));
+            if let Some(k) = (0..3).find(|&k| !el.natural[k].is_finite()) {
+                let e = topo.triangle_edges[t][k];
+                return Err(ShellError::Folded {
+                    nodes: topo.edges[e],
+                    triangles: topo.edge_triangles[e].clone(),
+                }
+                .into());
+            }
             items.push(el);
         }
         Ok(Box::new(Elements::bind(items, info, "triangles")?))

@@ -156,3 +156,73 @@ fn each_bad_input_is_named() {
         "{e}"
     );
 }
+
+#[test]
+fn a_sheet_folded_flat_at_rest_is_refused_and_composites_keep_their_entry_index() {
+    // Node 3 on top of node 1: triangle (0, 2, 3) lies on (0, 1, 2) with the
+    // opposite normal.
+    let mut b = ModelBuilder::new(3).unwrap();
+    for x in [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [1.0, 0.0, 0.0],
+    ] {
+        b.add_node(&x, 0.1).unwrap();
+    }
+    let e = build(b, sheet());
+    assert!(
+        matches!(shell_error(&e), ShellError::Folded { nodes: [0, 2], .. }),
+        "{e}"
+    );
+    // A shell entry stands for two energies; what follows keeps its entry
+    // index in messages.
+    let mut b = square(None);
+    b.add(sheet());
+    b.add(pliant_environment::Gravity::new(&[0.0, 0.0, -9.81]));
+    let m = b.build().unwrap();
+    assert_eq!(m.energies().len(), 3);
+    assert_eq!(m.describe_energy(0), "energies[0] (shell_stretching)");
+    assert_eq!(m.describe_energy(1), "energies[0] (shell_mid_edge)");
+    assert_eq!(m.describe_energy(2), "energies[1] (gravity)");
+}
+
+#[test]
+fn gains_densities_and_ratios_are_checked_whatever_the_bending() {
+    let mut b = square(None);
+    b.add_param(pliant_core::ParamChannel::control("u", 0.0))
+        .unwrap();
+    let e = build(
+        b,
+        Shell {
+            bending: Bending::Hinge,
+            natural_angle: vec![HingeActuation {
+                channel: "u".into(),
+                edges: vec![[0, 2]],
+                gain: f64::INFINITY,
+            }],
+            ..sheet()
+        },
+    );
+    assert!(e.to_string().contains("natural_angle[0].gain"), "{e}");
+    let e = build(
+        square(None),
+        Shell {
+            bending: Bending::None,
+            poisson_ratio: 0.9,
+            ..sheet()
+        },
+    );
+    assert!(e.to_string().contains("poisson_ratio"), "{e}");
+    let mut b = square(None);
+    b.add(pliant_shell::ShellMidEdge {
+        triangles: vec![[0, 1, 2], [0, 2, 3]],
+        thickness: 1e-3,
+        youngs_modulus: 1e6.into(),
+        poisson_ratio: 0.3,
+        density: -1.0,
+        paper_derivatives: false,
+    });
+    let e = b.build().unwrap_err();
+    assert!(e.to_string().contains("density"), "{e}");
+}

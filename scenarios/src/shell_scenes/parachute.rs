@@ -11,7 +11,8 @@
 //! ([`Parachute::weld_ropes`]: §3.4's bend–twist springs between each
 //! rope's last edge and the edges of the canopy triangles at its corner).
 //! Welded, the descent loses its symmetry after about 2.5 s (the canopy
-//! tilts and the payload speed swings by ±7 %); pinned, it stays
+//! tilts and the payload speed swings by ±7 %; not the ropes' frames, which
+//! are the same for all six, turned with each rope); pinned, it stays
 //! symmetric and steady.
 //!
 //! The drag balance `m g = ½ ρ_med C_D A v²` with the projected canopy area
@@ -111,7 +112,12 @@ impl Parachute {
             }
             chain.push(c);
             ropes.extend(chain.windows(2).map(|w| [w[0], w[1]]));
-            let mut rope = Rod::chain(&chain, ROPE_RADIUS, 10e6, 0.5, DENSITY);
+            // The same frame for every rope, turned with it (the default
+            // director depends on the rope's direction in space).
+            let (ax, ay) = (end[0], end[1]);
+            let r = ax.hypot(ay);
+            let mut rope = Rod::chain(&chain, ROPE_RADIUS, 10e6, 0.5, DENSITY)
+                .with_first_director([-ay / r, ax / r, 0.0]);
             if self.weld_ropes {
                 rope = rope.with_shell_joints(vec![c], canopy.triangles.clone());
             }

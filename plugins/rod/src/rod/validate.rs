@@ -63,7 +63,10 @@ impl Rod {
                 })
             }
         };
-        let net = RodNetwork::new(self.edges.clone())?;
+        let net = match self.own_edges {
+            Some(own) => RodNetwork::with_own(self.edges.clone(), own)?,
+            None => RodNetwork::new(self.edges.clone())?,
+        };
         let r = self.radius;
         field(
             "radius",
@@ -205,10 +208,19 @@ impl Rod {
         net: &RodNetwork,
     ) -> std::result::Result<(Vec<[Option<(usize, f64)>; 3]>, Vec<Option<(usize, f64)>>), RodError>
     {
-        let ns = net.springs().len();
-        let ne = net.edges().len();
-        let mut springs = vec![[None; 3]; ns];
-        let mut edges = vec![None; ne];
+        // "All" springs/edges of an actuation entry are the rod's own: a
+        // rod–shell joint's springs and edges (numbered last) are not driven.
+        let own = self.own_edges.unwrap_or(net.edges().len());
+        let ns_all = net.springs().len();
+        let ns = net
+            .springs()
+            .iter()
+            .filter(|s| s.edges[0] < own && s.edges[1] < own)
+            .count();
+        let ne_all = net.edges().len();
+        let ne = own;
+        let mut springs = vec![[None; 3]; ns_all];
+        let mut edges = vec![None; ne_all];
         let set = |slot: &mut Option<(usize, f64)>, k: usize, g: f64, what: String| {
             if let Some((first, _)) = *slot {
                 return Err(RodError::DoubleActuation {
