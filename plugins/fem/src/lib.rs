@@ -16,21 +16,22 @@
 //!   the `neo_hookean_tets` energy, with `E`, `ν` optionally read from design
 //!   channels so material fitting is differentiable.
 //! - [`mesh`]: tetrahedral meshes from unions of voxel boxes, validation,
-//!   boundary surface, node sets, lumped mass; [`gmsh`]: Gmsh `.msh` 4.1 and
-//!   2.2 import with physical groups; TetGen `.node`/`.ele` import
+//!   boundary surface, node sets, lumped mass; Gmsh `.msh` 4.1 and 2.2
+//!   import with physical groups ([`GmshMesh`], read by `pliant-mesh`;
+//!   [`TetMesh::read_gmsh`]); TetGen `.node`/`.ele` import
 //!   ([`TetMesh::read_tetgen`]); [`vtk`]: ParaView output.
 
 #![warn(missing_docs)]
 
-pub mod gmsh;
+mod gmsh_body;
 pub mod material;
 pub mod mesh;
 pub mod tet;
 mod tetgen;
 pub mod vtk;
 
-pub use gmsh::{GmshMesh, PhysicalGroup};
 pub use mesh::{MeshError, TetMesh};
+pub use pliant_mesh::{GmshMesh, PhysicalGroup};
 pub use tet::{Material, NeoHookeanTets};
 
 /// Call once from a binary so the linker keeps this crate's registrations.

@@ -77,14 +77,7 @@ pub struct TetMesh {
     pub tets: Vec<[usize; 4]>,
 }
 
-/// Signed volume of a tetrahedron, m³.
-pub fn tet_volume(p: [[f64; 3]; 4]) -> f64 {
-    let e = |a: usize| [p[a][0] - p[0][0], p[a][1] - p[0][1], p[a][2] - p[0][2]];
-    let (a, b, c) = (e(1), e(2), e(3));
-    (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0])
-        + a[2] * (b[0] * c[1] - b[1] * c[0]))
-        / 6.0
-}
+pub use pliant_mesh::tet_volume;
 
 impl TetMesh {
     /// Meshes the union of boxes of grid cells `[lo, hi)` (integer cell

@@ -134,7 +134,7 @@ fn gmsh_written_meshes_read_the_same_in_every_format() {
             );
         }
         // The geometry: a 2 × 1 × 1 cm box, its bottom and top faces.
-        let body = m.body().unwrap();
+        let body = TetMesh::from_gmsh(&m).unwrap();
         assert!(
             (body.volume() - 2e-6).abs() < 1e-18,
             "{name}: {}",

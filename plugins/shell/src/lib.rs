@@ -8,7 +8,8 @@
 //!   orientation, out-of-range nodes).
 //! - [`generate`]: rectangles with the five mesh types of Fig. 12,
 //!   hexagons and discs, reproducible from a seed.
-//! - [`obj`]: Wavefront OBJ surfaces.
+//! - [`obj`]: Wavefront OBJ surfaces; Gmsh `.msh` surfaces through
+//!   [`TriMesh::read_gmsh`] (optionally one named physical group).
 //! - Energies (scene types): [`Shell`] (`"shell"`: stretching, bending and
 //!   mass in one entry), [`ShellStretching`] (eqs. 9–10 with
 //!   `k_s = √3/2 E h |ē|`) or [`ShellMembrane`] (constant-strain
@@ -27,6 +28,7 @@
 mod drag;
 mod error;
 pub mod generate;
+mod gmsh;
 mod hinge;
 mod membrane;
 pub mod mesh;

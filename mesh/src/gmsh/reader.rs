@@ -2,7 +2,7 @@
 //! according to the file's `$MeshFormat`.
 
 use super::cursor::{Cursor, Endian};
-use crate::mesh::MeshError;
+use crate::MeshFileError as MeshError;
 use std::path::Path;
 
 pub(super) struct Reader<'a> {

@@ -2,7 +2,7 @@
 //! tokens and, in binary files, fixed-size little- or big-endian numbers.
 //! Every failure names the line (ASCII) or byte offset (binary) it was at.
 
-use crate::mesh::MeshError;
+use crate::MeshFileError as MeshError;
 use std::path::Path;
 
 /// Byte order of a binary MSH file (from the integer `1` after its header).

@@ -17,7 +17,7 @@ mod reader;
 #[cfg(test)]
 mod tests;
 
-use crate::mesh::{MeshError, TetMesh, tet_volume};
+use crate::{MeshFileError as MeshError, tet_volume};
 use reader::Reader;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
@@ -116,7 +116,7 @@ impl GmshMesh {
         self.groups.iter().find(|g| g.name == name)
     }
 
-    /// For every node, its index in [`GmshMesh::body`] (`None` for nodes of
+    /// For every node, its index among the nodes of the tetrahedra (`None` for nodes of
     /// no tetrahedron, which the body drops).
     pub fn body_node_map(&self) -> Vec<Option<usize>> {
         let mut used = vec![false; self.nodes.len()];
@@ -134,42 +134,6 @@ impl GmshMesh {
                 })
             })
             .collect()
-    }
-
-    /// The tetrahedral body: the tetrahedra and the nodes they use, in file
-    /// order (see [`GmshMesh::body_node_map`]), validated.
-    pub fn body(&self) -> Result<TetMesh, MeshError> {
-        let map = self.body_node_map();
-        let nodes = self
-            .nodes
-            .iter()
-            .zip(&map)
-            .filter_map(|(p, m)| m.map(|_| *p))
-            .collect();
-        let tets = self
-            .tets
-            .iter()
-            .map(|t| t.map(|n| map[n].expect("a tetrahedron's node is in the body")))
-            .collect();
-        let mesh = TetMesh { nodes, tets };
-        mesh.validate()?;
-        Ok(mesh)
-    }
-}
-
-impl TetMesh {
-    /// Reads the tetrahedral body of a Gmsh `.msh` file (MSH 4.1 or 2.2,
-    /// ASCII or binary; see [`GmshMesh`] for groups and surfaces).
-    pub fn read_gmsh(path: &Path) -> Result<Self, MeshError> {
-        let mesh = GmshMesh::read(path)?;
-        if mesh.tets.is_empty() {
-            return Err(MeshError::Parse {
-                path: path.to_path_buf(),
-                line: None,
-                message: "no 4-node tetrahedra (Gmsh element type 4) in the file".into(),
-            });
-        }
-        mesh.body()
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::reader::{Reader, both_sections, other_section, physical_names};
 use super::{Builder, element_type};
-use crate::mesh::MeshError;
+use crate::MeshFileError as MeshError;
 use std::collections::HashMap;
 
 pub(super) fn read(r: &mut Reader, b: &mut Builder) -> Result<(), MeshError> {
