@@ -195,12 +195,7 @@ impl Assembler {
             let len = sp.n_el * sp.ns * sp.ns;
             let blocks = &mut self.hess[sp.hess_off..sp.hess_off + len];
             e.elements().blocks(s, Block::Hessian, blocks);
-            finite(
-                blocks,
-                Block::Hessian,
-                &model.describe_energy(k),
-                sp.ns * sp.ns,
-            )?;
+            finite(blocks, Block::Hessian, model, k, sp.ns * sp.ns)?;
         }
         if project {
             self.project_blocks();
@@ -313,12 +308,7 @@ impl Assembler {
             }
             let mut blocks = vec![0.0; sp.n_el * sp.ns * sp.ns];
             e.elements().blocks(s, Block::History, &mut blocks);
-            finite(
-                &blocks,
-                Block::History,
-                &model.describe_energy(k),
-                sp.ns * sp.ns,
-            )?;
+            finite(&blocks, Block::History, model, k, sp.ns * sp.ns)?;
             for i in 0..sp.n_el {
                 let d = &self.dofs[sp.dof_off + i * sp.ns..sp.dof_off + (i + 1) * sp.ns];
                 for a in 0..sp.ns {
@@ -349,12 +339,7 @@ impl Assembler {
             let set = e.elements();
             let mut blocks = vec![0.0; sp.n_el * sp.ns * sp.np];
             e.elements().blocks(s, Block::Param, &mut blocks);
-            finite(
-                &blocks,
-                Block::Param,
-                &model.describe_energy(k),
-                sp.ns * sp.np,
-            )?;
+            finite(&blocks, Block::Param, model, k, sp.ns * sp.np)?;
             let mut pi = vec![0; sp.np];
             for i in 0..sp.n_el {
                 set.params(i, &mut pi);
@@ -373,15 +358,16 @@ impl Assembler {
     }
 }
 
-/// Errors on a non-finite entry of an energy's per-element blocks (`stride`
-/// each); `energy` describes it (`energies[2] (spring)`).
-fn finite(blocks: &[f64], what: Block, energy: &str, stride: usize) -> Result<()> {
+/// Errors on a non-finite entry of energy `k`'s per-element blocks
+/// (`stride` each), naming the entry the user wrote (`energies[2] (spring)`).
+fn finite(blocks: &[f64], what: Block, model: &Model, k: usize, stride: usize) -> Result<()> {
     match blocks.iter().position(|v| !v.is_finite()) {
         None => Ok(()),
         Some(bad) => Err(CoreError::NonFinite {
             what: format!(
-                "{} of {energy}, element {}",
+                "{} of {}, element {}",
                 what.name(),
+                model.describe_energy(k),
                 bad / stride.max(1)
             ),
             index: bad % stride.max(1),

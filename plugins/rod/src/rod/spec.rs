@@ -216,8 +216,10 @@ pub struct Rod {
 /// every pair of edges meeting at the joint node and at the triangles'
 /// other vertices: the rod transmits moments and twist into the shell.
 /// The shell keeps its own stretching and bending of those edges (the
-/// paper's edges "with the properties of both"). Spring indices
-/// (`spring_overrides`, actuation `springs`) count these springs too.
+/// paper's edges "with the properties of both"). The rod's own springs
+/// keep their indices; the joint springs are numbered after them, and an
+/// actuation entry without a list drives only the rod's own springs and
+/// edges.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShellJoints {
@@ -326,7 +328,13 @@ impl Rod {
         if let Some(rest) = &self.rest_lengths {
             let mut per: Vec<f64> = match rest {
                 RestLengths::Uniform(l) => vec![*l; self.edges.len()],
-                RestLengths::PerEdge(v) => v.clone(),
+                RestLengths::PerEdge(v) if v.len() == self.edges.len() => v.clone(),
+                RestLengths::PerEdge(v) => {
+                    return Err(RodError::RestLengthCount {
+                        got: v.len(),
+                        expected: self.edges.len(),
+                    });
+                }
             };
             for &e in &added {
                 per.push(length(e)?);
