@@ -32,7 +32,7 @@ use std::time::Instant;
 
 #[path = "common/output.rs"]
 mod output;
-use output::{Line, bounds, csv, plot_lines};
+use output::{Line, bounds, csv, plot_lines, square};
 
 const SCENES: [&str; 5] = ["pneunet", "earthworm", "snake", "drop", "gripper"];
 
@@ -505,21 +505,12 @@ fn plot_panels(path: &Path, panels: &[Panel], xl: &str, yl: &str) -> anyhow::Res
             None => vec![],
         })
         .collect();
-    let (mut x0, mut x1, mut y0, mut y1) = bounds(
+    let (x0, x1, y0, y1) = square(bounds(
         panels
             .iter()
             .flat_map(|p| p.lines.iter().flat_map(|l| l.1.iter()))
             .chain(circles.iter().flatten()),
-    );
-    // Same span on both axes.
-    let span = (x1 - x0).max(y1 - y0) * 1.08;
-    let (cx, cy) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
-    (x0, x1, y0, y1) = (
-        cx - span / 2.0,
-        cx + span / 2.0,
-        cy - span / 2.0,
-        cy + span / 2.0,
-    );
+    ));
     let side = 560;
     let root = SVGBackend::new(path, (side * panels.len() as u32, side + 40)).into_drawing_area();
     root.fill(&WHITE)?;

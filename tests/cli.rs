@@ -302,6 +302,19 @@ fn simulate_writes_cable_tension_and_slack_columns() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The header and the last row (as numbers) of a trajectory CSV.
+fn last_row(csv: &str) -> (Vec<&str>, Vec<f64>) {
+    let header = csv.lines().next().unwrap().split(',').collect();
+    let last = csv
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    (header, last)
+}
+
 #[test]
 fn a_rod_scene_file_simulates_and_drapes_over_the_sphere() {
     let out_dir = tmp("rod_drape");
@@ -310,15 +323,8 @@ fn a_rod_scene_file_simulates_and_drapes_over_the_sphere() {
         "/examples/scenes/rod_drape.json"
     );
     let csv = simulate(scene.as_ref(), &out_dir);
-    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let (header, last) = last_row(&csv);
     assert!(header.contains(&"rod.bend_energy"), "{header:?}");
-    let last: Vec<f64> = csv
-        .lines()
-        .last()
-        .unwrap()
-        .split(',')
-        .map(|v| v.parse().unwrap())
-        .collect();
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
     // The middle node rests on top of the sphere (centre z = 0.02 m, R = 3 cm,
     // rod radius 1 mm), and the bent rod stores bending energy.
@@ -336,14 +342,7 @@ fn a_shell_scene_file_simulates_and_drapes_over_the_sphere() {
         "/examples/scenes/sheet_drape.json"
     );
     let csv = simulate(scene.as_ref(), &out_dir);
-    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
-    let last: Vec<f64> = csv
-        .lines()
-        .last()
-        .unwrap()
-        .split(',')
-        .map(|v| v.parse().unwrap())
-        .collect();
+    let (header, last) = last_row(&csv);
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
     // The sheet's centre node (24) rests on top of the sphere (centre
     // z = 0.02 m, R = 3 cm, contact half-thickness 0.5 mm); its corners hang

@@ -103,3 +103,46 @@ fn joints_must_weld_a_rod_node_to_a_shell_vertex() {
     assert!(e.to_string().contains("shell_joints.nodes[0]"), "{e}");
     assert!(e.to_string().contains("in no triangle"), "{e}");
 }
+
+#[test]
+fn a_welded_rod_has_exact_derivatives_at_the_joint() {
+    // The mast model, bent and moving: the rod's analytic blocks (joint
+    // springs included) against its dual-number fallback and finite
+    // differences.
+    use pliant::core::EvalState;
+    use pliant::core::derivcheck::{Rng, Tolerances, check};
+    let plate = rectangle(0.1, 0.1, 0.025, MeshKind::RightIsosceles, 0).unwrap();
+    let mut b = ModelBuilder::new(3).unwrap();
+    for x in &plate.nodes {
+        b.add_node(x, 0.0).unwrap();
+    }
+    let foot = plate.nearest([0.05, 0.05, 0.0]);
+    let mut chain = vec![foot];
+    for k in 1..=3 {
+        chain.push(b.add_node(&[0.05, 0.05, 0.01 * k as f64], 0.0).unwrap());
+    }
+    b.add(
+        Rod::chain(&chain, R, E, 0.3, 1000.0)
+            .with_shell_joints(vec![foot], plate.triangles.clone()),
+    );
+    let m = b.build().unwrap();
+    let mut rng = Rng::new(3);
+    let q: Vec<f64> = m.q0().iter().map(|v| v + rng.range(-1e-3, 1e-3)).collect();
+    let qp: Vec<f64> = q.iter().map(|v| v + rng.range(-1e-4, 1e-4)).collect();
+    let s = EvalState {
+        q: &q,
+        q_prev: &qp,
+        p: &[],
+        h: 0.01,
+        dt: 0.01,
+        t: 0.0,
+    };
+    let tol = Tolerances {
+        exact: 1e-8,
+        fd: 1e-5,
+        step: 1e-7,
+    };
+    let r = check(m.energies()[0].as_ref(), &s, &tol);
+    eprintln!("{r:?}");
+    r.assert_within(&tol);
+}

@@ -68,6 +68,19 @@ pub fn plot_lines(
     Ok(())
 }
 
+/// The square window `(x0, x1, y0, y1)` around `bounds`, 8 % larger than
+/// its longer side: equal scales on both axes.
+pub fn square((x0, x1, y0, y1): (f64, f64, f64, f64)) -> (f64, f64, f64, f64) {
+    let span = (x1 - x0).max(y1 - y0) * 1.08;
+    let (cx, cy) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
+    (
+        cx - span / 2.0,
+        cx + span / 2.0,
+        cy - span / 2.0,
+        cy + span / 2.0,
+    )
+}
+
 /// A line segment in the plot plane.
 type Segment = ((f64, f64), (f64, f64));
 
@@ -96,9 +109,7 @@ pub fn plot_snapshots(
         segs.push(v);
     }
     let pts: Vec<(f64, f64)> = segs.iter().flatten().flat_map(|(a, b)| [*a, *b]).collect();
-    let (x0, x1, y0, y1) = bounds(pts.iter());
-    let span = (x1 - x0).max(y1 - y0) * 1.08;
-    let (cx, cy) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
+    let (x0, x1, y0, y1) = square(bounds(pts.iter()));
     let side = 420;
     let root = SVGBackend::new(path, (side * frames.len() as u32, side + 40)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -109,10 +120,7 @@ pub fn plot_snapshots(
             .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(40)
-            .build_cartesian_2d(
-                (cx - span / 2.0)..(cx + span / 2.0),
-                (cy - span / 2.0)..(cy + span / 2.0),
-            )?;
+            .build_cartesian_2d(x0..x1, y0..y1)?;
         chart
             .configure_mesh()
             .x_desc("x + y·cos30°/2 (m)")
