@@ -2,7 +2,7 @@
 //!
 //! Differentiable soft-robot physics. This facade re-exports the engine
 //! ([`core`]), the differentiable-trajectory crate ([`optim`]), the plugins
-//! ([`environment`], [`fem`], [`cable`], [`rod`], [`shell`]) and the papers' scenarios
+//! ([`environment`], [`fem`], [`cable`], [`rod`], [`shell`], [`pneumatic`]) and the papers' scenarios
 //! ([`scenarios`], whose modules are also re-exported at the top level),
 //! and holds what the `pliant` command line needs to simulate a scene
 //! ([`simulate`]). SI units throughout.
@@ -15,6 +15,7 @@ pub use pliant_core as core;
 pub use pliant_environment as environment;
 pub use pliant_fem as fem;
 pub use pliant_optim as optim;
+pub use pliant_pneumatic as pneumatic;
 pub use pliant_rod as rod;
 pub use pliant_scenarios as scenarios;
 pub use pliant_scenarios::{

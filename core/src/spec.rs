@@ -7,6 +7,7 @@ use crate::energy::Energy;
 use crate::error::{CoreError, Result};
 use crate::layout::Layout;
 use crate::model::Declare;
+use crate::params::ParamChannel;
 
 /// What an energy may read from the model when it is bound.
 #[derive(Debug, Clone, Copy)]
@@ -20,6 +21,10 @@ pub struct BindInfo<'a> {
     /// The extra DOFs this energy declared ([`Declare::add_extra_dof`]), in
     /// the order it declared them.
     pub extra_dofs: &'a [usize],
+    /// The model's parameter channels with their schedules as written (an
+    /// optimizer may later drive controls elsewhere): for energies that can
+    /// reject impossible values up front, a pressure below vacuum, say.
+    pub channels: &'a [ParamChannel],
 }
 
 impl BindInfo<'_> {
@@ -38,6 +43,17 @@ impl BindInfo<'_> {
     /// Index of parameter channel `name` (`field` names where it was written).
     pub fn param(&self, name: &str, field: &str) -> Result<usize> {
         self.layout.param(name, field)
+    }
+    /// The smallest and largest value channel `name` takes in its schedule
+    /// (its value and every keyframe), `None` when there is no such channel.
+    pub fn channel_range(&self, name: &str) -> Option<(f64, f64)> {
+        let c = self.channels.iter().find(|c| c.name == name)?;
+        let values = std::iter::once(c.value).chain(c.keyframes.iter().map(|k| k.1));
+        Some(
+            values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            }),
+        )
     }
     /// Initial position of `node` as a 3-vector (`z = 0` in a 2-D model), m.
     pub fn node_position(&self, node: usize, field: &str) -> Result<[f64; 3]> {

@@ -5,10 +5,20 @@
 //! tetrahedra, linear triangles and named physical groups. The plugins
 //! build their elements from what it returns (`pliant-fem`'s `TetMesh`,
 //! `pliant-shell`'s `TriMesh`). Coordinates are taken as metres.
+//!
+//! It also holds mesh topology and generators that several plugins share:
+//! [`boundary_faces`] (the outward boundary of a tetrahedral mesh, from
+//! which a pressurized cavity is selected) and [`hollow_sphere`] (the
+//! thick-walled sphere of Lamé's solution).
 
 #![warn(missing_docs)]
 
+mod boundary;
 pub mod gmsh;
+mod sphere;
+
+pub use boundary::boundary_faces;
+pub use sphere::{TetMeshData, hollow_sphere};
 
 pub use gmsh::{GmshMesh, PhysicalGroup};
 

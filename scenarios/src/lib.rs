@@ -33,4 +33,5 @@ pub fn link() {
     pliant_fem::link();
     pliant_rod::link();
     pliant_shell::link();
+    pliant_pneumatic::link();
 }

@@ -245,6 +245,7 @@ impl ModelBuilder {
                 q0: &q0,
                 mass: &mass,
                 extra_dofs: &declared[k],
+                channels: &params,
             };
             let e = spec.bind(&info).map_err(|e| wrap(k, spec.as_ref(), e))?;
             let set = e.elements();

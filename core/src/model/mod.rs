@@ -74,6 +74,7 @@ impl Model {
             q0: &self.q0,
             mass: &self.mass,
             extra_dofs: &[],
+            channels: &self.params,
         }
     }
     /// The entry (`energies[i]` of the scene or builder) energy `k` came

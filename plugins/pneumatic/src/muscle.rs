@@ -1,0 +1,519 @@
+//! McKibben pneumatic muscle actuators (PMAs), scene type
+//! `"pneumatic_muscle"` (Arachchige et al. 2023, §II-A and §IV-A).
+//!
+//! A muscle runs through a chain of anchor nodes (two or more: a PMA held
+//! by intermediate constrainer plates is one muscle through all of them).
+//! Each piece between consecutive anchors, of rest length `L_i` and current
+//! length `l`, stores
+//!
+//! `E = K_i/2 (l − L_i)² − p W(l) + D_i/(2h) (l − l_prev)² + k_g [Q(l − l_max) + Q(l_min − l)]` (J)
+//!
+//! - `K_i = K L/L_i`, `D_i = D L/L_i`: the muscle's axial stiffness `K`
+//!   (N/m) and damping `D` (N·s/m) over its whole rest length `L`, split
+//!   into pieces in series (paper §IV-A: `K = 1900 N/m`, `D = 90 N·s/m`);
+//!   the damping is a dissipation potential, force `D_i l̇`;
+//! - `p` the gauge pressure (Pa, a number or a control channel);
+//! - `W(l)` the pressure's work per unit pressure (m³):
+//!   - [`MuscleModel::Linear`] (the paper's force input `τ = p A`, eq. 5):
+//!     `W = A (l − L_i)`, a constant effective area `A` (m²);
+//!   - [`MuscleModel::McKibben`] (the classic braid law): the muscle is a
+//!     cylinder wound by a braid of fibre length `b` making `n` turns, so
+//!     `V(l) = l (b² − l²)/(4π n²)` and `W = V(l) − V(L_i)`; the axial
+//!     force `p V'(l) = p (b² − 3l²)/(4π n²)` extends the muscle when the
+//!     braid angle exceeds 54.7° (extension mode) and contracts it below;
+//! - a length guard: the one-sided C² quadratic `Q` ([`pliant_core::penalty`])
+//!   with stiffness `k_g` (default `100 K_i`) beyond the extension and
+//!   contraction limits (braid locked, tube crushed).
+
+use crate::error::{PneumaticError, non_negative, positive};
+use crate::quantity::{Bound, Quantity};
+use pliant_core::penalty::{one_sided_quadratic, one_sided_quadratic_d};
+use pliant_core::vec3::{load, norm, sub};
+use pliant_core::{
+    BindInfo, Ctx, Element, ElementSet, Elements, Energy, EnergySpec, EvalState, Local, Result,
+    Scalar, Stencil,
+};
+use serde::{Deserialize, Serialize};
+use std::f64::consts::PI;
+
+/// How pressure acts along a muscle.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
+pub enum MuscleModel {
+    /// Force `p A` along the axis; `area` A in m².
+    Linear {
+        /// Effective area, m².
+        area: f64,
+    },
+    /// The braid law: rest braid angle from the axis (rad) and rest
+    /// diameter (m).
+    McKibben {
+        /// Braid angle at rest, rad, measured from the muscle's axis
+        /// (> 54.7° extends under pressure).
+        braid_angle: f64,
+        /// Diameter at rest, m.
+        diameter: f64,
+    },
+}
+
+impl MuscleModel {
+    /// The linear model of a muscle of rest length `length` (m) and
+    /// stiffness `stiffness` (N/m) that extends freely by `strain` (0.5 for
+    /// 50 %) at gauge pressure `pressure` (Pa): `A = K ε L / p`. For the
+    /// paper's PMA (`K = 1900 N/m`, `L = 0.15 m`, 50 % at 4 bar) this is
+    /// `A = 3.5625 cm²`.
+    pub fn linear_from_free_extension(
+        strain: f64,
+        pressure: f64,
+        stiffness: f64,
+        length: f64,
+    ) -> Self {
+        MuscleModel::Linear {
+            area: stiffness * strain * length / pressure,
+        }
+    }
+
+    /// Braid fibre length `b` and turns `n` for a muscle of rest length
+    /// `length` (McKibben only).
+    fn braid(&self, length: f64) -> Option<(f64, f64)> {
+        match *self {
+            MuscleModel::Linear { .. } => None,
+            MuscleModel::McKibben {
+                braid_angle,
+                diameter,
+            } => {
+                let b = length / braid_angle.cos();
+                Some((b, b * braid_angle.sin() / (PI * diameter)))
+            }
+        }
+    }
+
+    /// `W'(l)` for a whole muscle of rest length `length` at length `l`:
+    /// the force per unit pressure, m².
+    pub fn force_per_pressure(&self, length: f64, l: f64) -> f64 {
+        match (*self, self.braid(length)) {
+            (MuscleModel::Linear { area }, _) => area,
+            (_, Some((b, n))) => (b * b - 3.0 * l * l) / (4.0 * PI * n * n),
+            _ => unreachable!("a McKibben model has a braid"),
+        }
+    }
+
+    /// The §IV-D length-to-pressure map of a free muscle of rest length
+    /// `length` (m) and stiffness `stiffness` (N/m): the gauge pressure
+    /// (Pa) at which it rests at length `length + extension`,
+    /// `p = K Δl / W'(L + Δl)`.
+    pub fn pressure_for_extension(&self, extension: f64, stiffness: f64, length: f64) -> f64 {
+        stiffness * extension / self.force_per_pressure(length, length + extension)
+    }
+
+    /// The inverse map: the free extension (m) at gauge pressure `pressure`
+    /// (Pa), solving `K Δl = p W'(L + Δl)`.
+    pub fn free_extension(&self, pressure: f64, stiffness: f64, length: f64) -> f64 {
+        match (*self, self.braid(length)) {
+            (MuscleModel::Linear { area }, _) => pressure * area / stiffness,
+            (_, Some((b, n))) => {
+                if pressure == 0.0 {
+                    return 0.0;
+                }
+                // 3p l² + c l − (c L + p b²) = 0 with c = 4π n² K.
+                let c = 4.0 * PI * n * n * stiffness;
+                let (qa, qb, qc) = (3.0 * pressure, c, -(c * length + pressure * b * b));
+                let disc = (qb * qb - 4.0 * qa * qc).sqrt();
+                // The root continuous with l = L at p = 0 (stable form).
+                let l = if qb >= 0.0 {
+                    2.0 * qc / (-qb - disc)
+                } else {
+                    (-qb + disc) / (2.0 * qa)
+                };
+                l - length
+            }
+            _ => unreachable!("a McKibben model has a braid"),
+        }
+    }
+}
+
+fn default_extension() -> f64 {
+    0.6
+}
+fn default_contraction() -> f64 {
+    0.3
+}
+
+/// One muscle as written in a scene.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Muscle {
+    /// Name for observables (`name.length`, `name.force`); default `pma{i}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Anchor nodes along the muscle, at least two.
+    pub nodes: Vec<usize>,
+    /// Gauge pressure, Pa (a number or a channel).
+    pub pressure: Quantity,
+}
+
+/// A set of pneumatic muscles sharing one design (scene type
+/// `"pneumatic_muscle"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PneumaticMuscles {
+    /// The muscles.
+    pub muscles: Vec<Muscle>,
+    /// Axial stiffness `K` of a whole muscle, N/m.
+    pub stiffness: f64,
+    /// Axial damping `D` of a whole muscle, N·s/m.
+    #[serde(default)]
+    pub damping: f64,
+    /// Pressure law.
+    pub model: MuscleModel,
+    /// Largest extension as a fraction of the rest length (default 0.6).
+    #[serde(default = "default_extension")]
+    pub max_extension: f64,
+    /// Largest contraction as a fraction of the rest length (default 0.3).
+    #[serde(default = "default_contraction")]
+    pub max_contraction: f64,
+    /// Guard stiffness of a whole muscle beyond the limits, N/m (default 100 K).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard_stiffness: Option<f64>,
+}
+
+impl PneumaticMuscles {
+    /// Muscles of stiffness `stiffness` (N/m), damping `damping` (N·s/m)
+    /// and pressure law `model`, with the default limits.
+    pub fn new(muscles: Vec<Muscle>, stiffness: f64, damping: f64, model: MuscleModel) -> Self {
+        Self {
+            muscles,
+            stiffness,
+            damping,
+            model,
+            max_extension: default_extension(),
+            max_contraction: default_contraction(),
+            guard_stiffness: None,
+        }
+    }
+}
+
+/// The pressure law of one piece.
+#[derive(Debug, Clone, Copy)]
+enum Work {
+    /// `W = A (l − L)`.
+    Linear(f64),
+    /// `V(l) = l (b² − l²)/(4πn²)`, with `V(L)`.
+    Braid { b: f64, n: f64, v_rest: f64 },
+}
+
+impl Work {
+    fn of<D: Scalar>(&self, l: D, rest: f64) -> D {
+        match *self {
+            Work::Linear(a) => (l - rest) * a,
+            Work::Braid { b, n, v_rest } => l * (-l * l + b * b) / (4.0 * PI * n * n) - v_rest,
+        }
+    }
+    /// `(W, W', W'')`.
+    fn d(&self, l: f64, rest: f64) -> (f64, f64, f64) {
+        match *self {
+            Work::Linear(a) => (a * (l - rest), a, 0.0),
+            Work::Braid { b, n, v_rest } => {
+                let c = 4.0 * PI * n * n;
+                (
+                    l * (b * b - l * l) / c - v_rest,
+                    (b * b - 3.0 * l * l) / c,
+                    -6.0 * l / c,
+                )
+            }
+        }
+    }
+}
+
+/// One piece of a muscle between two anchors.
+#[derive(Debug, Clone)]
+struct PieceEl {
+    nodes: [usize; 2],
+    pressure: Bound,
+    rest: f64,
+    k: f64,
+    d: f64,
+    work: Work,
+    l_min: f64,
+    l_max: f64,
+    k_guard: f64,
+    eps: f64,
+}
+
+impl PieceEl {
+    /// `(φ', φ'')` of the energy as a function of the length `l` (J/m,
+    /// J/m²), the damping included with `l_prev`.
+    fn dl(&self, l: f64, l_prev: f64, p: f64, h: f64) -> (f64, f64) {
+        let (_, w1, w2) = self.work.d(l, self.rest);
+        let (_, q1, q2) = one_sided_quadratic_d(l - self.l_max, self.eps);
+        let (_, r1, r2) = one_sided_quadratic_d(self.l_min - l, self.eps);
+        (
+            self.k * (l - self.rest) - p * w1
+                + self.k_guard * (q1 - r1)
+                + self.d / h * (l - l_prev),
+            self.k - p * w2 + self.k_guard * (q2 + r2) + self.d / h,
+        )
+    }
+    fn geometry(l: &Local) -> ([f64; 3], f64, f64) {
+        let e = sub(&load(l.x, 3), &load(l.x, 0));
+        let ep = sub(&load(l.x_prev, 3), &load(l.x_prev, 0));
+        let len = norm(&e);
+        (e.map(|v| v / len), len, norm(&ep))
+    }
+}
+
+impl Element for PieceEl {
+    type Size = Stencil<6, 1, 3>;
+    const HISTORY: bool = true;
+    fn nodes(&self) -> &[usize] {
+        &self.nodes
+    }
+    fn channels(&self) -> impl IntoIterator<Item = Option<&str>> {
+        [self.pressure.channel()]
+    }
+    fn map(&self, b: &mut [f64]) -> bool {
+        for a in 0..3 {
+            b[a * 6 + a] = -1.0;
+            b[a * 6 + 3 + a] = 1.0;
+        }
+        true
+    }
+    fn reduce(&self, x: &[f64], r: &mut [f64]) -> bool {
+        for a in 0..3 {
+            r[a] = x[3 + a] - x[a];
+        }
+        true
+    }
+    fn energy<D: Scalar>(&self, r: &[D], rp: &[D], p: &[D], c: &Ctx) -> D {
+        let l = (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]).sqrt();
+        let lp = (rp[0] * rp[0] + rp[1] * rp[1] + rp[2] * rp[2]).sqrt();
+        let u = l - self.rest;
+        let dl = l - lp;
+        u * u * (0.5 * self.k) - self.pressure.of(p) * self.work.of(l, self.rest)
+            + dl * dl * (0.5 * self.d / c.h)
+            + (one_sided_quadratic(l - self.l_max, self.eps)
+                + one_sided_quadratic(-l + self.l_min, self.eps))
+                * self.k_guard
+    }
+    fn gradient(&self, l: &Local, g: &mut [f64]) -> bool {
+        let (n, len, lp) = Self::geometry(l);
+        let (f, _) = self.dl(len, lp, self.pressure.of(l.p), l.ctx.h);
+        for a in 0..3 {
+            g[a] = -f * n[a];
+            g[3 + a] = f * n[a];
+        }
+        true
+    }
+    /// `K = φ'' n nᵀ + (φ'/l)(I − n nᵀ)`, `H = [[K, −K], [−K, K]]`.
+    fn hessian(&self, l: &Local, h: &mut [f64]) -> bool {
+        let (n, len, lp) = Self::geometry(l);
+        let (f1, f2) = self.dl(len, lp, self.pressure.of(l.p), l.ctx.h);
+        let t = f1 / len;
+        for a in 0..3 {
+            for b in 0..3 {
+                let id = if a == b { 1.0 } else { 0.0 };
+                let k = f2 * n[a] * n[b] + t * (id - n[a] * n[b]);
+                h[a * 6 + b] = k;
+                h[(3 + a) * 6 + 3 + b] = k;
+                h[a * 6 + 3 + b] = -k;
+                h[(3 + a) * 6 + b] = -k;
+            }
+        }
+        true
+    }
+    fn param_block(&self, l: &Local, b: &mut [f64]) -> bool {
+        let (n, len, _) = Self::geometry(l);
+        let (_, w1, _) = self.work.d(len, self.rest);
+        for a in 0..3 {
+            b[a] = w1 * n[a];
+            b[3 + a] = -w1 * n[a];
+        }
+        true
+    }
+    fn param_gradient(&self, l: &Local, g: &mut [f64]) -> bool {
+        let (_, len, _) = Self::geometry(l);
+        g[0] = -self.work.d(len, self.rest).0;
+        true
+    }
+}
+
+/// Bound muscles: their pieces and, per muscle, the range of its pieces.
+#[derive(Debug)]
+struct MuscleSet {
+    set: Elements<PieceEl>,
+    names: Vec<String>,
+    ranges: Vec<std::ops::Range<usize>>,
+    slots: Vec<Option<usize>>,
+}
+
+impl Energy for MuscleSet {
+    fn elements(&self) -> &dyn ElementSet {
+        &self.set
+    }
+    /// Per muscle: `name.length` (m, over all its pieces), `name.pressure`
+    /// (Pa) and `name.force` (N, the axial force `p W'` of the pressure).
+    fn observables(&self, s: &EvalState) -> Vec<(String, f64)> {
+        let mut out = Vec::with_capacity(3 * self.names.len());
+        for ((name, r), slot) in self.names.iter().zip(&self.ranges).zip(&self.slots) {
+            let mut len = 0.0;
+            let mut force = 0.0;
+            let p = match (&self.set.items()[r.start].pressure, slot) {
+                (Bound::Constant(p), _) => *p,
+                (_, Some(k)) => s.p[*k],
+                _ => f64::NAN,
+            };
+            for i in r.clone() {
+                let x = self.set.stencil_values(i, s.q);
+                let l = norm(&sub(&load(&x, 3), &load(&x, 0)));
+                len += l;
+                let el = &self.set.items()[i];
+                force += p * el.work.d(l, el.rest).1 / r.len() as f64;
+            }
+            out.push((format!("{name}.length"), len));
+            out.push((format!("{name}.pressure"), p));
+            out.push((format!("{name}.force"), force));
+        }
+        out
+    }
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+}
+
+impl EnergySpec for PneumaticMuscles {
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        positive("stiffness", self.stiffness, "N/m")?;
+        non_negative("damping", self.damping, "N·s/m")?;
+        positive(
+            "max_extension",
+            self.max_extension,
+            "fraction of the rest length",
+        )?;
+        if !(self.max_contraction > 0.0 && self.max_contraction < 1.0) {
+            return Err(PneumaticError::field(
+                "max_contraction",
+                "in (0, 1) (fraction of the rest length)",
+                self.max_contraction,
+            )
+            .into());
+        }
+        match self.model {
+            MuscleModel::Linear { area } => positive("model.area", area, "m²")?,
+            MuscleModel::McKibben {
+                braid_angle,
+                diameter,
+            } => {
+                positive("model.diameter", diameter, "m")?;
+                if !(braid_angle > 0.0 && braid_angle < PI / 2.0) {
+                    return Err(PneumaticError::field(
+                        "model.braid_angle",
+                        "in (0, π/2) rad",
+                        braid_angle,
+                    )
+                    .into());
+                }
+            }
+        }
+        let k_guard_total = self.guard_stiffness.unwrap_or(100.0 * self.stiffness);
+        positive("guard_stiffness", k_guard_total, "N/m")?;
+        let (mut items, mut names, mut ranges, mut slots) = (vec![], vec![], vec![], vec![]);
+        for (m, muscle) in self.muscles.iter().enumerate() {
+            let at = format!("muscles[{m}]");
+            if muscle.nodes.len() < 2 {
+                return Err(PneumaticError::Inconsistent {
+                    field: format!("{at}.nodes"),
+                    problem: format!(
+                        "a muscle needs at least two anchor nodes, found {}",
+                        muscle.nodes.len()
+                    ),
+                }
+                .into());
+            }
+            let slot = match &muscle.pressure {
+                Quantity::Channel(c) => Some(info.param(c, &format!("{at}.pressure"))?),
+                Quantity::Value(_) => None,
+            };
+            let low = muscle.pressure.lowest(info).unwrap_or(0.0);
+            if !low.is_finite() || low < -crate::cavity::ATMOSPHERE {
+                return Err(PneumaticError::BeyondVacuum {
+                    field: format!("{at}.pressure"),
+                    pressure: low,
+                    ambient: crate::cavity::ATMOSPHERE,
+                }
+                .into());
+            }
+            let mut pts = Vec::with_capacity(muscle.nodes.len());
+            for &i in &muscle.nodes {
+                pts.push(info.node_position(i, &format!("{at}.nodes"))?);
+            }
+            let lens: Vec<f64> = pts.windows(2).map(|w| norm(&sub(&w[1], &w[0]))).collect();
+            if let Some(j) = lens
+                .iter()
+                .position(|&l| l.is_nan() || l <= 1e-12 * (1.0 + lens.iter().sum::<f64>()))
+            {
+                return Err(PneumaticError::CoincidentAnchors {
+                    muscle: m,
+                    nodes: [muscle.nodes[j], muscle.nodes[j + 1]],
+                    length: lens[j],
+                }
+                .into());
+            }
+            let total: f64 = lens.iter().sum();
+            let braid = self.model.braid(total);
+            let start = items.len();
+            for (j, &rest) in lens.iter().enumerate() {
+                let s = total / rest;
+                let work = match braid {
+                    None => match self.model {
+                        MuscleModel::Linear { area } => Work::Linear(area),
+                        MuscleModel::McKibben { .. } => {
+                            unreachable!("a McKibben model has a braid")
+                        }
+                    },
+                    Some((b, n)) => {
+                        let (b, n) = (b / s, n / s);
+                        Work::Braid {
+                            b,
+                            n,
+                            v_rest: rest * (b * b - rest * rest) / (4.0 * PI * n * n),
+                        }
+                    }
+                };
+                items.push(PieceEl {
+                    nodes: [muscle.nodes[j], muscle.nodes[j + 1]],
+                    pressure: muscle.pressure.bound(),
+                    rest,
+                    k: self.stiffness * s,
+                    d: self.damping * s,
+                    work,
+                    l_min: rest * (1.0 - self.max_contraction),
+                    l_max: rest * (1.0 + self.max_extension),
+                    k_guard: k_guard_total * s,
+                    eps: 0.01 * rest,
+                });
+            }
+            ranges.push(start..items.len());
+            names.push(muscle.name.clone().unwrap_or_else(|| format!("pma{m}")));
+            slots.push(slot);
+        }
+        if items.is_empty() {
+            return Err(PneumaticError::Inconsistent {
+                field: "muscles".into(),
+                problem: "no muscle given".into(),
+            }
+            .into());
+        }
+        Ok(Box::new(MuscleSet {
+            set: Elements::bind(items, info, "muscles")?,
+            names,
+            ranges,
+            slots,
+        }))
+    }
+}
+
+pliant_core::register_energy!(
+    PneumaticMuscles = "pneumatic_muscle",
+    "McKibben pneumatic muscles through chains of anchor nodes: axial stiffness K (N/m) and damping D (N·s/m) per muscle, pressure p (Pa, number or channel) acting as p·A (model `linear`) or through the braid law (model `mc_kibben`), with extension and contraction guards",
+    r#"{"type": "pneumatic_muscle", "muscles": [{"nodes": [0, 1], "pressure": 3e5}], "stiffness": 1900.0, "damping": 90.0, "model": {"model": "linear", "area": 3.5625e-4}}"#
+);
