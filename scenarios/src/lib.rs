@@ -12,12 +12,15 @@
 //! - [`cantilever`] (FEM, against Euler–Bernoulli) and [`rod_cantilever`]
 //!   (rod, against the elastica): the validation cases.
 //! - [`lattice`]: a soft spring lattice block (the lattice demo).
+//! - [`pressurized_sphere`]: a thick-walled sphere under internal
+//!   pressure, against Lamé's solution (the cavity's validation).
 #![warn(missing_docs)]
 
 pub mod cantilever;
 mod error;
 pub mod gait;
 pub mod lattice;
+pub mod pressurized_sphere;
 pub mod robots;
 pub mod rod_cantilever;
 pub mod rod_scenes;

@@ -199,27 +199,10 @@ impl TetMesh {
             .sum()
     }
 
-    /// Boundary triangles (faces of exactly one tetrahedron), oriented outward.
+    /// Boundary triangles (faces of exactly one tetrahedron), oriented
+    /// outward ([`pliant_mesh::boundary_faces`]).
     pub fn boundary_faces(&self) -> Vec<[usize; 3]> {
-        let mut count: BTreeMap<[usize; 3], ([usize; 3], usize)> = BTreeMap::new();
-        for t in &self.tets {
-            // Faces opposite each vertex, oriented outward for a positive tet.
-            for f in [
-                [t[1], t[2], t[3]],
-                [t[0], t[3], t[2]],
-                [t[0], t[1], t[3]],
-                [t[0], t[2], t[1]],
-            ] {
-                let mut key = f;
-                key.sort_unstable();
-                count.entry(key).and_modify(|e| e.1 += 1).or_insert((f, 1));
-            }
-        }
-        count
-            .into_values()
-            .filter(|(_, c)| *c == 1)
-            .map(|(f, _)| f)
-            .collect()
+        pliant_mesh::boundary_faces(&self.nodes, &self.tets)
     }
 
     /// Nodes on the boundary surface, sorted.
