@@ -19,7 +19,8 @@ pub use pliant_pneumatic as pneumatic;
 pub use pliant_rod as rod;
 pub use pliant_scenarios as scenarios;
 pub use pliant_scenarios::{
-    cantilever, gait, lattice, robots, rod_cantilever, rod_scenes, shell_cantilever, shell_scenes,
+    cantilever, gait, lattice, pneunet_fem, pressurized_sphere, robots, rod_cantilever, rod_scenes,
+    shell_cantilever, shell_scenes, soft_snake,
 };
 pub use pliant_shell as shell;
 

@@ -16,7 +16,11 @@ fn inflated_sphere_matches_lame() {
         };
         let (u, tets) = s.solve().unwrap();
         let err = (u - s.lame()).abs() / s.lame();
-        eprintln!("{cells}×{cells}×{layers} ({tets} tets): u(a) = {u:.6e} m, Lamé {:.6e} m, error {:.2} %", s.lame(), 100.0 * err);
+        eprintln!(
+            "{cells}×{cells}×{layers} ({tets} tets): u(a) = {u:.6e} m, Lamé {:.6e} m, error {:.2} %",
+            s.lame(),
+            100.0 * err
+        );
         assert!(err < last, "refining must reduce the error");
         last = err;
     }

@@ -12,6 +12,11 @@
 //! - [`cantilever`] (FEM, against Euler–Bernoulli) and [`rod_cantilever`]
 //!   (rod, against the elastica): the validation cases.
 //! - [`lattice`]: a soft spring lattice block (the lattice demo).
+//! - [`soft_snake`]: the pneumatic soft robotic snake of Arachchige et al.
+//!   2023 (McKibben muscles, spring–damper ground, planar and spatial
+//!   rolling against Table I).
+//! - [`pneunet_fem`]: a PneuNet bending actuator in FEM (chambers as
+//!   pressurized cavities), tip angle against pressure.
 //! - [`pressurized_sphere`]: a thick-walled sphere under internal
 //!   pressure, against Lamé's solution (the cavity's validation).
 #![warn(missing_docs)]
@@ -20,12 +25,14 @@ pub mod cantilever;
 mod error;
 pub mod gait;
 pub mod lattice;
+pub mod pneunet_fem;
 pub mod pressurized_sphere;
 pub mod robots;
 pub mod rod_cantilever;
 pub mod rod_scenes;
 pub mod shell_cantilever;
 pub mod shell_scenes;
+pub mod soft_snake;
 
 pub use error::{Result, ScenarioError};
 

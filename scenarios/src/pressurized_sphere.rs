@@ -64,9 +64,12 @@ impl PressurizedSphere {
     /// Solves the static problem; returns the mean radial displacement of
     /// the inner wall (m) and the number of tetrahedra.
     pub fn solve(&self) -> Result<(f64, usize)> {
-        let (x, tets) =
-            pliant_mesh::hollow_sphere(self.inner, self.outer, self.cells, self.layers).ok_or_else(|| {
-                pliant_core::CoreError::degenerate("sphere", "needs 0 < inner < outer, cells ≥ 1, layers ≥ 1")
+        let (x, tets) = pliant_mesh::hollow_sphere(self.inner, self.outer, self.cells, self.layers)
+            .ok_or_else(|| {
+                pliant_core::CoreError::degenerate(
+                    "sphere",
+                    "needs 0 < inner < outer, cells ≥ 1, layers ≥ 1",
+                )
             })?;
         let radius = |p: &[f64; 3]| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
         let on_wall = |i: usize| (radius(&x[i]) - self.inner).abs() < 1e-9 * self.inner;

@@ -25,6 +25,7 @@ mod point_force;
 mod rft;
 mod rod_contact;
 pub mod segment_distance;
+mod shear_panel;
 mod sphere;
 mod spring;
 
@@ -35,6 +36,7 @@ pub use log_exp::LogExpPenalty;
 pub use point_force::{NodeForce, PointForces};
 pub use rft::ResistiveForce;
 pub use rod_contact::{ContactFriction, RodContact, RodContactEnergy};
+pub use shear_panel::ShearPanels;
 pub use sphere::SphereContact;
 pub use spring::{Spring, Springs};
 

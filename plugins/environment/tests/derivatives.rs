@@ -6,7 +6,7 @@ use pliant_core::derivcheck::{Rng, Tolerances, check};
 use pliant_core::{Block, EnergySpec, EvalState, Model, ModelBuilder, ParamChannel};
 use pliant_environment::{
     Friction, Gravity, Ground, LogExpPenalty, NodeForce, NormalLaw, PointForces, ResistiveForce,
-    SphereContact, Spring, Springs, ViscousDamping,
+    ShearPanels, SphereContact, Spring, Springs, ViscousDamping,
 };
 
 /// The evaluation state of a model at rest at `q` (no motion over the
@@ -324,4 +324,34 @@ fn friction_is_smooth_at_rest() {
         "{} vs {expected}",
         h[0]
     );
+}
+
+#[test]
+fn shear_panel_derivatives() {
+    // Nodes 0–3 and 1–4 make two panels sharing a side; 2-D and 3-D. Not at
+    // the rest state, where the gradient vanishes and only FD noise is left.
+    for dim in [2, 3] {
+        let m = model(
+            dim,
+            vec![Box::new(ShearPanels {
+                panels: vec![[0, 1, 2, 3], [1, 2, 3, 4]],
+                stiffness: 300.0,
+            })],
+        );
+        for (seed, scale) in [(1, 1e-3), (2, 1e-2), (3, 3e-2), (4, 1e-4)] {
+            let (q, qp) = states(&m, seed, scale);
+            let p = vec![0.003];
+            let s = EvalState {
+                q: &q,
+                q_prev: &qp,
+                p: &p,
+                h: 0.01,
+                dt: 0.01,
+                t: 0.0,
+            };
+            let r = check(m.energies()[0].as_ref(), &s, &Tolerances::default());
+            eprintln!("shear panel {dim}-D seed {seed}: {r:?}");
+            r.assert_within(&Tolerances::default());
+        }
+    }
 }

@@ -1,0 +1,318 @@
+//! The pneumatic soft robotic snake of Arachchige et al. 2023
+//! ([`pliant::soft_snake`]): drop test, then planar or spatial rolling at
+//! 3 bar and 0.5 Hz for 15 s, against the paper's Table I.
+//!
+//! - `planar`  — all sections bend in one plane;
+//! - `spatial` — adjacent sections' bending planes π/3 apart;
+//! - `drop`    — the drop test alone (no pressure);
+//! - `all`     — planar and spatial.
+//!
+//! Each writes into `DIR/<gait>/` (default `out/snake`): `com.csv` (centre
+//! of mass, m) and `path.svg` (its XY path with the centre line every 3 s,
+//! as the paper's Fig. 12), `pmas.csv` / `pmas.svg` (pressure in Pa and
+//! length in m of the nine muscles at 30 Hz), `contacts.csv` /
+//! `contacts.svg` (the skin points touching the ground, sampled at 10 Hz:
+//! the contact map of Fig. 11), `snapshots.svg` (the body at six times) and
+//! `snake.pvd` (ParaView: skin triangles, centre line and muscles at
+//! 30 Hz); and prints Vx, Vy next to Table I and the wall time per
+//! simulated second.
+//!
+//! `cargo run --release --example snake -- planar [--out out/snake] [--seconds S] [--amplitude PA]`
+
+use anyhow::Context;
+use pliant::core::Simulator;
+use pliant::shell::vtk::ShellVtkSeries;
+use pliant::soft_snake::gait::{Gait, GaitKind};
+use pliant::soft_snake::{SnakeInfo, SoftSnake, TABLE_I_MODEL, TABLE_I_PROTOTYPE, mean_velocity};
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[path = "common/output.rs"]
+mod output;
+use output::{bounds, csv, plot_lines, plot_snapshots, square};
+
+fn main() -> anyhow::Result<()> {
+    pliant::init();
+    let mut which = "all".to_string();
+    let mut out = PathBuf::from("out/snake");
+    let mut seconds: Option<f64> = None;
+    let mut amplitude: Option<f64> = None;
+    let mut it = std::env::args().skip(1);
+    let number = |s: Option<String>, what: &str| -> anyhow::Result<f64> {
+        s.with_context(|| format!("{what} needs a value"))?
+            .parse()
+            .with_context(|| format!("{what} needs a number"))
+    };
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--out" => out = it.next().context("--out DIR")?.into(),
+            "--seconds" => seconds = Some(number(it.next(), "--seconds")?),
+            "--amplitude" => amplitude = Some(number(it.next(), "--amplitude")?),
+            w => which = w.to_string(),
+        }
+    }
+    let gaits: Vec<GaitKind> = match which.as_str() {
+        "planar" => vec![GaitKind::Planar],
+        "spatial" => vec![GaitKind::Spatial],
+        "drop" => vec![GaitKind::Still],
+        "all" => vec![GaitKind::Planar, GaitKind::Spatial],
+        w => anyhow::bail!("unknown gait `{w}`: planar, spatial, drop or all"),
+    };
+    for kind in gaits {
+        let mut snake = SoftSnake {
+            gait: Gait::new(kind),
+            ..SoftSnake::default()
+        };
+        if let Some(s) = seconds {
+            snake.duration = s;
+        }
+        if let Some(a) = amplitude {
+            snake.gait.amplitude = a;
+        }
+        run(&snake, &out)?;
+    }
+    Ok(())
+}
+
+fn name(kind: GaitKind) -> &'static str {
+    match kind {
+        GaitKind::Planar => "planar",
+        GaitKind::Spatial => "spatial",
+        GaitKind::Still => "drop",
+    }
+}
+
+fn point(q: &[f64], n: usize) -> [f64; 3] {
+    [q[3 * n], q[3 * n + 1], q[3 * n + 2]]
+}
+
+fn run(snake: &SoftSnake, out: &Path) -> anyhow::Result<()> {
+    let dir = out.join(name(snake.gait.kind));
+    std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
+    let (mut sim, info) = snake.build()?.simulator()?;
+    let n_nodes = sim.model().layout().n_nodes();
+    let triangles = info.body.skin_triangles();
+    let lines = info.body.lines();
+    let mut vtk = ShellVtkSeries::new(&dir, "snake")?;
+    let (mut com, mut pmas, mut contacts) = (vec![], vec![], vec![]);
+    let mut snapshots: Vec<(String, Vec<[f64; 3]>)> = vec![];
+    let mut axes: Vec<(f64, Vec<(f64, f64)>)> = vec![];
+    let frame = (1.0 / 30.0 / info.dt).round().max(1.0) as usize;
+    let sample = (0.1 / info.dt).round().max(1.0) as usize;
+    let shot = (3.0 / info.dt).round() as usize;
+    let gait_step = (info.gait_start / info.dt).round() as usize;
+    let (mut iterations, mut halvings, mut max_penetration) = (0usize, 0usize, 0.0f64);
+    let started = Instant::now();
+    let record = |sim: &Simulator, com: &mut Vec<Vec<f64>>| {
+        let c = sim.model().center_of_mass(sim.q());
+        com.push(vec![sim.time(), c[0], c[1], c[2]]);
+    };
+    record(&sim, &mut com);
+    for k in 1..=info.steps {
+        let r = sim
+            .step()
+            .with_context(|| format!("step {k} of {} (t = {:.3} s)", info.steps, sim.time()))?;
+        iterations += r.newton.iterations;
+        halvings += r.substeps.saturating_sub(1);
+        record(&sim, &mut com);
+        let q = sim.q();
+        let t = sim.time();
+        let x: Vec<[f64; 3]> = (0..n_nodes).map(|n| point(q, n)).collect();
+        if t > info.gait_start - 0.5 && t <= info.gait_start + 1e-9 {
+            for &n in &info.body.contact_nodes() {
+                max_penetration = max_penetration.max(-x[n][2]);
+            }
+        }
+        if k.is_multiple_of(frame) {
+            vtk.write_frame(t, &x, &triangles, &lines, None)?;
+            let p = sim.model().params_at(t);
+            let obs = sim.observables(&p);
+            let mut row = vec![t];
+            for suffix in ["pressure", "length"] {
+                for o in obs
+                    .iter()
+                    .filter(|o| o.0.starts_with("pma") && o.0.ends_with(suffix))
+                {
+                    row.push(o.1);
+                }
+            }
+            pmas.push(row);
+        }
+        if k.is_multiple_of(sample) {
+            for &n in &info.body.contact_nodes() {
+                if x[n][2] < 0.0 {
+                    contacts.push(vec![t, x[n][0], x[n][1]]);
+                }
+            }
+        }
+        if k >= gait_step && (k - gait_step).is_multiple_of(shot) {
+            let tau = t - info.gait_start;
+            snapshots.push((format!("t = {tau:.0} s"), x.clone()));
+            axes.push((
+                tau,
+                info.body.hubs.iter().map(|&h| (x[h][0], x[h][1])).collect(),
+            ));
+        }
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let simulated = info.steps as f64 * info.dt;
+    write_outputs(&dir, &info, &com, &pmas, &contacts, &axes)?;
+    snapshots.retain(|s| !s.0.is_empty());
+    if snapshots.len() > 6 {
+        let step = snapshots.len().div_ceil(6);
+        snapshots = snapshots.into_iter().step_by(step).collect();
+    }
+    plot_snapshots(&dir.join("snapshots.svg"), &snapshots, &triangles, &lines)?;
+
+    let path: Vec<(f64, [f64; 3])> = com.iter().map(|r| (r[0], [r[1], r[2], r[3]])).collect();
+    let t1 = info.gait_start + snake.duration;
+    let v = mean_velocity(&path, info.gait_start, t1);
+    println!(
+        "{} rolling, {:.0} s after a {:.2} m drop ({} steps of {} ms):",
+        name(snake.gait.kind),
+        snake.duration,
+        snake.drop_height,
+        info.steps,
+        info.dt * 1e3
+    );
+    println!(
+        "  drop: at rest on the ground, deepest skin penetration {:.3} mm over the last 0.5 s before the gait",
+        max_penetration * 1e3
+    );
+    if snake.gait.kind != GaitKind::Still {
+        let row = if snake.gait.kind == GaitKind::Planar {
+            0
+        } else {
+            1
+        };
+        let (mx, my) = TABLE_I_MODEL[row];
+        let (px, py) = TABLE_I_PROTOTYPE[row];
+        println!(
+            "  Vx = {:6.2} cm/s   (paper model {mx:.2}, prototype {px:.2})",
+            100.0 * v[0]
+        );
+        println!(
+            "  Vy = {:6.2} cm/s   (paper model {my:.2}, prototype {py:.2}); Vy/model = {:.2}",
+            100.0 * v[1],
+            100.0 * v[1] / my
+        );
+    }
+    println!(
+        "  wall {wall:.1} s for {simulated:.1} s simulated: {:.2} s per simulated second; {:.2} Newton iterations per step, {halvings} step halvings",
+        wall / simulated,
+        iterations as f64 / info.steps as f64
+    );
+    println!("  outputs in {}", dir.display());
+    Ok(())
+}
+
+fn write_outputs(
+    dir: &Path,
+    info: &SnakeInfo,
+    com: &[Vec<f64>],
+    pmas: &[Vec<f64>],
+    contacts: &[Vec<f64>],
+    axes: &[(f64, Vec<(f64, f64)>)],
+) -> anyhow::Result<()> {
+    csv(&dir.join("com.csv"), &["t_s", "x_m", "y_m", "z_m"], com)?;
+    let mut header = vec!["t_s".to_string()];
+    for suffix in ["pressure_Pa", "length_m"] {
+        for names in &info.body.channels {
+            for n in names {
+                header.push(format!("pma{}_{suffix}", &n[1..]));
+            }
+        }
+    }
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    csv(&dir.join("pmas.csv"), &header, pmas)?;
+    csv(&dir.join("contacts.csv"), &["t_s", "x_m", "y_m"], contacts)?;
+    let colors = [
+        RED,
+        BLUE,
+        GREEN,
+        MAGENTA,
+        CYAN,
+        BLACK,
+        RGBColor(200, 120, 0),
+        RGBColor(120, 0, 200),
+        RGBColor(0, 120, 120),
+    ];
+    let lines: Vec<output::Line> = (0..9)
+        .map(|j| {
+            let (i, m) = (j / 3, j % 3);
+            (
+                format!("p{}{} (bar)", i + 1, m + 1),
+                pmas.iter().map(|r| (r[0], r[1 + j] / 1e5)).collect(),
+                colors[j],
+            )
+        })
+        .collect();
+    plot_lines(
+        &dir.join("pmas.svg"),
+        "Muscle pressures",
+        "t (s)",
+        "p (bar)",
+        &lines,
+    )?;
+    // XY path of the centre of mass with the centre line every 3 s.
+    let com_xy: Vec<(f64, f64)> = com.iter().map(|r| (r[1], r[2])).collect();
+    let all = com_xy.iter().chain(axes.iter().flat_map(|a| a.1.iter()));
+    let (x0, x1, y0, y1) = square(bounds(all));
+    let file = dir.join("path.svg");
+    let root = SVGBackend::new(&file, (700, 700)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "Centre of mass (red) and centre line every 3 s, seen from above",
+            ("sans-serif", 16),
+        )
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(x0..x1, y0..y1)?;
+    chart
+        .configure_mesh()
+        .x_desc("x (m)")
+        .y_desc("y (m)")
+        .draw()?;
+    for (k, (_, a)) in axes.iter().enumerate() {
+        let shade = 200 - (150 * k / axes.len().max(1)) as u8;
+        chart.draw_series(LineSeries::new(
+            a.iter().copied(),
+            RGBColor(shade, shade, shade).stroke_width(3),
+        ))?;
+    }
+    chart.draw_series(LineSeries::new(com_xy.iter().copied(), RED.stroke_width(2)))?;
+    root.present()?;
+    // Contact map: where the skin touched the ground, coloured by time.
+    if !contacts.is_empty() {
+        let pts: Vec<(f64, f64)> = contacts.iter().map(|r| (r[1], r[2])).collect();
+        let (x0, x1, y0, y1) = square(bounds(pts.iter()));
+        let t_end = contacts.last().map_or(1.0, |r| r[0]).max(1e-9);
+        let file = dir.join("contacts.svg");
+        let root = SVGBackend::new(&file, (700, 700)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Skin points on the ground (blue: early, red: late)",
+                ("sans-serif", 16),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d(x0..x1, y0..y1)?;
+        chart
+            .configure_mesh()
+            .x_desc("x (m)")
+            .y_desc("y (m)")
+            .draw()?;
+        chart.draw_series(contacts.iter().map(|r| {
+            let f = (r[0] / t_end).clamp(0.0, 1.0);
+            let c = RGBColor((255.0 * f) as u8, 0, (255.0 * (1.0 - f)) as u8);
+            Circle::new((r[1], r[2]), 1, c.filled())
+        }))?;
+        root.present()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,220 @@
+//! The snake's rings, muscles, shear panels and environment.
+
+use super::*;
+use pliant_core::{CoreError, ModelBuilder};
+use pliant_environment::{Friction, Gravity, Ground, NormalLaw, ShearPanels, Spring, Springs};
+use pliant_pneumatic::{Muscle, MuscleModel, PneumaticMuscles, Quantity};
+use std::f64::consts::{PI, TAU};
+
+/// Node indices of a built snake.
+#[derive(Debug, Clone)]
+pub struct SnakeBody {
+    /// Hub node of each ring (the centre line), tail (x = 0) to head.
+    pub hubs: Vec<usize>,
+    /// Stub node of each ring (5 mm along the axis from its hub).
+    pub stubs: Vec<usize>,
+    /// Skin nodes of each ring, by angle `2π m / skin_points` about the
+    /// axis from `+y` towards `+z`.
+    pub skin: Vec<Vec<usize>>,
+    /// Per section and muscle, the anchor nodes along it.
+    pub muscles: Vec<[Vec<usize>; 3]>,
+    /// Angle of muscle `j` of section `i` about the axis, rad
+    /// (`2π j/3 + i π/3`: sections mounted π/3 apart).
+    pub muscle_angles: Vec<[f64; 3]>,
+    /// Name of the pressure channel of muscle `j` of section `i` (Pa).
+    pub channels: Vec<[String; 3]>,
+    /// Ring spacing, m.
+    pub spacing: f64,
+}
+
+impl SnakeBody {
+    /// All skin nodes (the contact points), ring by ring.
+    pub fn contact_nodes(&self) -> Vec<usize> {
+        self.skin.iter().flatten().copied().collect()
+    }
+
+    /// The skin as triangles (each panel between neighbouring rings split
+    /// in two), for pictures and ParaView.
+    pub fn skin_triangles(&self) -> Vec<[usize; 3]> {
+        let mut t = vec![];
+        for w in self.skin.windows(2) {
+            let n = w[0].len();
+            for m in 0..n {
+                let (a, b) = (w[0][m], w[0][(m + 1) % n]);
+                let (c, d) = (w[1][(m + 1) % n], w[1][m]);
+                t.push([a, b, c]);
+                t.push([a, c, d]);
+            }
+        }
+        t
+    }
+
+    /// The centre line and the muscles as segments.
+    pub fn lines(&self) -> Vec<[usize; 2]> {
+        let mut l: Vec<[usize; 2]> = self.hubs.windows(2).map(|w| [w[0], w[1]]).collect();
+        for m in self.muscles.iter().flatten() {
+            l.extend(m.windows(2).map(|w| [w[0], w[1]]));
+        }
+        l
+    }
+}
+
+/// Angle of muscle `j` of section `i`, rad.
+pub(crate) fn muscle_angle(i: usize, j: usize) -> f64 {
+    TAU * j as f64 / 3.0 + i as f64 * PI / 3.0
+}
+
+pub(super) fn build(s: &SoftSnake) -> Result<(ModelBuilder, SnakeBody)> {
+    if s.rings < 4 || !(s.rings - 1).is_multiple_of(SECTIONS) {
+        return Err(CoreError::degenerate(
+            "rings",
+            format!(
+                "{} rings: need 3k + 1 (k ≥ 1) so the three sections start and end on a ring",
+                s.rings
+            ),
+        ));
+    }
+    if s.skin_points < 3 {
+        return Err(CoreError::TooFew {
+            field: "skin_points".into(),
+            found: s.skin_points,
+            min: 3,
+        });
+    }
+    let per_section = (s.rings - 1) / SECTIONS;
+    let spacing = LENGTH / (s.rings - 1) as f64;
+    let z0 = s.drop_height + s.skin_radius;
+    let mut b = ModelBuilder::new(3)?;
+    // Ring k carries anchors of section k / per_section (start) and, at a
+    // section boundary, of the section ending there.
+    let sections_of = |k: usize| -> Vec<usize> {
+        let mut v = vec![];
+        if k > 0 && k.is_multiple_of(per_section) {
+            v.push(k / per_section - 1);
+        }
+        if k / per_section < SECTIONS {
+            v.push(k / per_section);
+        }
+        v
+    };
+    let nodes_per_ring: Vec<usize> = (0..s.rings)
+        .map(|k| 2 + s.skin_points + 3 * sections_of(k).len())
+        .collect();
+    let node_mass = MASS / nodes_per_ring.iter().sum::<usize>() as f64;
+    let around = |r: f64, a: f64| [r * a.cos(), r * a.sin()];
+    let mut body = SnakeBody {
+        hubs: vec![],
+        stubs: vec![],
+        skin: vec![],
+        muscles: (0..SECTIONS).map(|_| [vec![], vec![], vec![]]).collect(),
+        muscle_angles: (0..SECTIONS)
+            .map(|i| std::array::from_fn(|j| muscle_angle(i, j)))
+            .collect(),
+        channels: (0..SECTIONS)
+            .map(|i| std::array::from_fn(|j| format!("p{}{}", i + 1, j + 1)))
+            .collect(),
+        spacing,
+    };
+    let mut springs = vec![];
+    let spring = |a: usize, b: usize| Spring {
+        nodes: [a, b],
+        stiffness: s.ring_stiffness,
+        rest_length: None,
+    };
+    for k in 0..s.rings {
+        let x = k as f64 * spacing;
+        let hub = b.add_node(&[x, 0.0, z0], node_mass)?;
+        let stub = b.add_node(&[x + 0.005, 0.0, z0], node_mass)?;
+        springs.push(spring(hub, stub));
+        let mut skin = Vec::with_capacity(s.skin_points);
+        for m in 0..s.skin_points {
+            let [y, z] = around(s.skin_radius, TAU * m as f64 / s.skin_points as f64);
+            skin.push(b.add_node(&[x, y, z0 + z], node_mass)?);
+        }
+        let n = s.skin_points;
+        for m in 0..n {
+            springs.push(spring(skin[m], hub));
+            springs.push(spring(skin[m], stub));
+            springs.push(spring(skin[m], skin[(m + 1) % n]));
+            springs.push(spring(skin[m], skin[(m + 2) % n]));
+        }
+        for i in sections_of(k) {
+            for j in 0..3 {
+                let a = muscle_angle(i, j);
+                let [y, z] = around(MUSCLE_RADIUS, a);
+                let anchor = b.add_node(&[x, y, z0 + z], node_mass)?;
+                springs.push(spring(anchor, hub));
+                springs.push(spring(anchor, stub));
+                // The two skin nodes on either side of the anchor's angle.
+                let m = ((a / TAU * n as f64).floor() as usize) % n;
+                springs.push(spring(anchor, skin[m]));
+                springs.push(spring(anchor, skin[(m + 1) % n]));
+                body.muscles[i][j].push(anchor);
+            }
+        }
+        body.hubs.push(hub);
+        body.stubs.push(stub);
+        body.skin.push(skin);
+    }
+    b.add(Springs::new(springs));
+    let n = s.skin_points;
+    let panels = (0..s.rings - 1)
+        .flat_map(|k| {
+            let (r0, r1) = (&body.skin[k], &body.skin[k + 1]);
+            (0..n).map(move |m| [r0[m], r0[(m + 1) % n], r1[(m + 1) % n], r1[m]])
+        })
+        .collect();
+    b.add(ShearPanels {
+        panels,
+        stiffness: s.shear_stiffness,
+    });
+    let mut muscles = vec![];
+    for i in 0..SECTIONS {
+        for j in 0..3 {
+            muscles.push(Muscle {
+                name: Some(format!("pma{}{}", i + 1, j + 1)),
+                nodes: body.muscles[i][j].clone(),
+                pressure: Quantity::Channel(body.channels[i][j].clone()),
+            });
+        }
+    }
+    b.add(PneumaticMuscles::new(
+        muscles,
+        MUSCLE_STIFFNESS,
+        MUSCLE_DAMPING,
+        pma_model(),
+    ));
+    b.add(Gravity::new(&[0.0, 0.0, -GRAVITY]));
+    let contact = body.contact_nodes();
+    let axes = body
+        .skin
+        .iter()
+        .enumerate()
+        .flat_map(|(k, ring)| ring.iter().map(move |_| k))
+        .map(|k| [body.hubs[k], body.stubs[k]])
+        .collect();
+    let mut ground = Ground::new(
+        &[0.0, 0.0, 0.0],
+        &[0.0, 0.0, 1.0],
+        NormalLaw::SpringDamper {
+            stiffness: s.ground_stiffness,
+            damping: s.ground_damping,
+            smoothing: 1e-4,
+        },
+        Some(Friction::SmoothCoulomb {
+            mu: s.mu_lateral,
+            mu_axis: Some(s.mu_axial),
+            slip_velocity: s.slip_velocity,
+        }),
+    );
+    ground.nodes = Some(contact);
+    ground.axes = Some(axes);
+    b.add(ground);
+    Ok((b, body))
+}
+
+/// The paper's PMA as pliant's linear muscle model: `A = K ε L / p` with
+/// `ε = 0.5` at 4 bar for `L = 0.15 m`, `A = 3.5625 cm²`.
+pub fn pma_model() -> MuscleModel {
+    MuscleModel::linear_from_free_extension(0.5, 4e5, MUSCLE_STIFFNESS, PMA_LENGTH)
+}

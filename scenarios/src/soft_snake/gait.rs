@@ -1,0 +1,135 @@
+//! The rolling gaits (paper §II-C, Figs. 4–5), reconstructed from the
+//! paper's description, and their pressure schedules.
+//!
+//! Rolling is the bending plane rotating about the body axis once per
+//! period. Section `i` bends towards the direction
+//! `β_i(t) = s ω (t − t₀) + i Δ` in its own frame (`ω = 2π f`, `s = ±1`
+//! the sense, `Δ = 0` for planar rolling — every section bends in the same
+//! plane — and `Δ = π/3` for spatial rolling, the paper's phase shift
+//! between adjacent sections). Muscle `j` of section `i`, at angle
+//! `ψ_ij = 2π j/3 + i π/3` (the π/3 mounting offset), is driven with
+//!
+//! `p_ij(t) = r(t) (p_max − p_b (1 − cos(β_i(t) − ψ_ij)))` (Pa, gauge),
+//!
+//! between `p_max − 2 p_b` and the 3 bar ceiling `p_max`, highest on the
+//! outside of the bend; `r(t)` ramps linearly from 0 to 1 over `ramp`
+//! seconds after the gait starts (no pressure step at `t₀`). By the §IV-D
+//! map a free muscle at `p_ij` extends by `p_ij A/K`: with the default
+//! `p_b = 0.5 bar`, 3.8 to 5.6 cm — the "up to 4–5 cm" of Fig. 5C–D —
+//! and a section bends by about `2 p_b A/(K r) ≈ 0.75 rad`, the body
+//! about 2.2 rad in all (an open arc). The swing is the choice that
+//! matters: the full raised cosine from 0 to 3 bar (`p_b = 1.5 bar`)
+//! bends each section by ≈ 2.25 rad, curls the 0.6 m body into a closed
+//! loop, and the loop spins in place without travelling (measured in
+//! `docs/results.md`). The paper's joint-space trajectories come from an
+//! inverse kinematics on shapes we do not have; this schedule is our
+//! stand-in, written down here in full.
+
+use super::SnakeBody;
+use pliant_core::{ModelBuilder, ParamChannel, Result};
+use std::f64::consts::{PI, TAU};
+
+/// Which rolling gait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GaitKind {
+    /// No pressure (the drop test only).
+    Still,
+    /// All sections bend in the same plane (`Δ = 0`).
+    Planar,
+    /// Adjacent sections' bending planes π/3 apart (`Δ = π/3`).
+    Spatial,
+}
+
+/// A rolling gait and its pressure schedule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gait {
+    /// Planar, spatial or none.
+    pub kind: GaitKind,
+    /// Pressure ceiling `p_max`, Pa (default 3 bar).
+    pub peak_pressure: f64,
+    /// Bending amplitude `p_b`, Pa: pressures swing from `p_max − 2 p_b`
+    /// to `p_max` (default 0.5 bar: 2 to 3 bar).
+    pub amplitude: f64,
+    /// Frequency `f`, Hz (default 0.5).
+    pub frequency: f64,
+    /// Sense `s` of the bending plane's rotation (+1 or −1; default +1:
+    /// the body counter-rotates about `+x` and rolls towards `+y`).
+    pub sense: f64,
+    /// Ramp-in time, s (default 0.5).
+    pub ramp: f64,
+    /// Spacing of the schedule's keyframes, s (default 20 ms).
+    pub keyframe_interval: f64,
+}
+
+impl Default for Gait {
+    fn default() -> Self {
+        Self {
+            kind: GaitKind::Planar,
+            peak_pressure: 3e5,
+            amplitude: 0.5e5,
+            frequency: 0.5,
+            sense: 1.0,
+            ramp: 0.5,
+            keyframe_interval: 0.02,
+        }
+    }
+}
+
+impl Gait {
+    /// The gait of `kind` with the default values.
+    pub fn new(kind: GaitKind) -> Self {
+        Self {
+            kind,
+            ..Self::default()
+        }
+    }
+
+    /// Phase shift `Δ` between adjacent sections, rad.
+    pub fn phase_shift(&self) -> f64 {
+        match self.kind {
+            GaitKind::Spatial => PI / 3.0,
+            _ => 0.0,
+        }
+    }
+
+    /// Gauge pressure (Pa) of muscle `j` of section `i` at `tau` seconds
+    /// after the gait started (0 before).
+    pub fn pressure(&self, i: usize, j: usize, tau: f64) -> f64 {
+        if self.kind == GaitKind::Still || tau <= 0.0 {
+            return 0.0;
+        }
+        let r = if self.ramp > 0.0 {
+            (tau / self.ramp).min(1.0)
+        } else {
+            1.0
+        };
+        let beta = self.sense * TAU * self.frequency * tau + i as f64 * self.phase_shift();
+        r * (self.peak_pressure
+            - self.amplitude * (1.0 - (beta - super::body::muscle_angle(i, j)).cos()))
+    }
+
+    /// Adds the nine pressure channels with keyframes from `t0` (gait
+    /// start) to `t1` (s).
+    pub(super) fn add_channels(
+        &self,
+        b: &mut ModelBuilder,
+        body: &SnakeBody,
+        t0: f64,
+        t1: f64,
+        dt: f64,
+    ) -> Result<()> {
+        let step = self.keyframe_interval.max(dt);
+        let n = ((t1 - t0) / step).ceil() as usize;
+        for (i, names) in body.channels.iter().enumerate() {
+            for (j, name) in names.iter().enumerate() {
+                let mut keys = vec![(0.0, 0.0), (t0, 0.0)];
+                keys.extend((1..=n + 1).map(|k| {
+                    let tau = k as f64 * step;
+                    (t0 + tau, self.pressure(i, j, tau))
+                }));
+                b.add_param(ParamChannel::control(name, 0.0).with_keyframes(keys))?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,230 @@
+//! The pneumatic soft robotic snake (SRS) of Arachchige et al. 2023: three
+//! bending sections of three McKibben muscles each, on a spring–damper
+//! ground with anisotropic Coulomb friction, rolling sideways by rotating
+//! its bending plane (planar rolling: all sections bend in one plane;
+//! spatial rolling: adjacent sections a third of a half turn apart).
+//!
+//! **Body model.** The paper integrates a 15-DOF floating-base
+//! constant-curvature model. pliant builds the robot from what it is made
+//! of instead, so that bending, contact and actuation are all resolved
+//! along the body:
+//!
+//! - `rings` rigid cross-sections (default 31, every 2 cm along the
+//!   0.6 m body — the paper's 31 axial contact stations), each a hub node
+//!   on the centre line, a stub node 5 mm along the axis, the skin nodes
+//!   at radius `skin_radius` (default 10 per ring: the paper's 31 × 10 = 310
+//!   contact points) and the muscle anchors at 12.5 mm; stiff springs
+//!   (`ring_stiffness`) between them make the ring a rigid body (the
+//!   stub takes it out of its plane, so it is rigid in 3-D);
+//! - per section, three muscles ([`pliant_pneumatic::PneumaticMuscles`],
+//!   linear model: `K = 1900 N/m`, `D = 90 N·s/m` per muscle,
+//!   `A = 3.5625 cm²` from "50 % at 4 bar" of a 0.15 m PMA) 120° apart,
+//!   each through the anchors of the section's 11 rings — the constrainer
+//!   plates; consecutive sections are mounted π/3 apart, so the two rings
+//!   where sections meet carry six anchors;
+//! - shear panels between neighbouring rings' skin nodes
+//!   ([`pliant_environment::ShearPanels`]): the skin and constrainer
+//!   plates' twist and shear stiffness, with no stretch stiffness of their
+//!   own, so bending and extension come from the muscles alone, as in the
+//!   prototype.
+//!
+//! The muscles' rest length is the section length (0.2 m: the 5 cm of end
+//! plates and connectors per section are lumped into the muscle span); a
+//! section's bending angle for given pressures does not depend on that
+//! choice (moment `p A r`, stiffness `K L r²`, angle `∝ (p A r) L / (K L r²)`).
+//!
+//! **Environment** (paper §III-A, §IV-A): gravity 9.81 m/s²; the skin
+//! nodes touch the ground `z = 0` through eq. 3 (`K_g = 1000 N/m`,
+//! `B_g = 130 N·s/m` per point) and slide with smooth Coulomb friction,
+//! `μ = 0.6` along the body axis (the ring's hub → stub direction) and
+//! `0.2` across it (eq. 4 in the robot's frame).
+//!
+//! **Run.** The snake is released with its skin `drop_height` above the
+//! ground, settles for `settle` seconds with the muscles unpressurized
+//! (the paper's drop test), then follows the gait ([`gait`]) for
+//! `duration` seconds. Dynamics by implicit Euler.
+
+mod body;
+pub mod gait;
+
+pub use body::SnakeBody;
+pub use gait::Gait;
+
+use pliant_core::{Integrator, NewtonSettings, Result, Simulator};
+
+/// Total length, m.
+pub const LENGTH: f64 = 0.6;
+/// Total mass, kg.
+pub const MASS: f64 = 0.35;
+/// Number of bending sections.
+pub const SECTIONS: usize = 3;
+/// Muscle radius from the centre line, m.
+pub const MUSCLE_RADIUS: f64 = 0.0125;
+/// Muscle axial stiffness, N/m (§IV-A).
+pub const MUSCLE_STIFFNESS: f64 = 1900.0;
+/// Muscle axial damping, N·s/m (§IV-A).
+pub const MUSCLE_DAMPING: f64 = 90.0;
+/// Unactuated PMA length, m (§II-A).
+pub const PMA_LENGTH: f64 = 0.15;
+/// Ground stiffness per contact point, N/m (eq. 3).
+pub const GROUND_STIFFNESS: f64 = 1000.0;
+/// Ground damping per contact point, N·s/m (eq. 3).
+pub const GROUND_DAMPING: f64 = 130.0;
+/// Friction coefficient along the body axis (eq. 4, `μ_x`).
+pub const MU_AXIAL: f64 = 0.6;
+/// Friction coefficient across the body axis (eq. 4, `μ_y`).
+pub const MU_LATERAL: f64 = 0.2;
+/// Gravity, m/s².
+pub const GRAVITY: f64 = 9.81;
+
+/// The paper's Table I: `(Vx, Vy)` in cm/s of planar and spatial rolling,
+/// numerical model.
+pub const TABLE_I_MODEL: [(f64, f64); 2] = [(3.51, 9.39), (0.67, 7.77)];
+/// The paper's Table I: prototype.
+pub const TABLE_I_PROTOTYPE: [(f64, f64); 2] = [(3.31, 9.01), (0.61, 7.12)];
+
+/// The soft snake and its run. `Default` holds the paper's values and the
+/// choices documented on each field.
+#[derive(Debug, Clone)]
+pub struct SoftSnake {
+    /// The gait after the drop.
+    pub gait: Gait,
+    /// Cross-sections along the body (default 31; `3k + 1` so sections
+    /// start and end on a ring).
+    pub rings: usize,
+    /// Skin contact points per ring (default 10).
+    pub skin_points: usize,
+    /// Skin radius, m (default 0.03: rolling without slip moves the body
+    /// `2π R` per turn of its bending plane, and the paper's model moves
+    /// 18.8 cm per 2 s cycle, `R ≈ 3.0 cm`).
+    pub skin_radius: f64,
+    /// Stiffness of the springs that make each ring rigid, N/m (default 2e5).
+    pub ring_stiffness: f64,
+    /// Shear panel stiffness, N/m (default 500: 8 N·m/rad of twist
+    /// stiffness per 2 cm of body).
+    pub shear_stiffness: f64,
+    /// Ground stiffness per contact point, N/m (default [`GROUND_STIFFNESS`]).
+    pub ground_stiffness: f64,
+    /// Ground damping per contact point, N·s/m (default [`GROUND_DAMPING`]).
+    pub ground_damping: f64,
+    /// Friction along the body axis (default [`MU_AXIAL`]).
+    pub mu_axial: f64,
+    /// Friction across the body axis (default [`MU_LATERAL`]).
+    pub mu_lateral: f64,
+    /// Slip velocity of the smooth Coulomb friction, m/s (default 5 mm/s).
+    pub slip_velocity: f64,
+    /// Height of the lowest skin point at release, m (default 0.6, the
+    /// paper's drop height).
+    pub drop_height: f64,
+    /// Time from release to the start of the gait, s (default 2).
+    pub settle: f64,
+    /// Duration of the gait, s (default 15, as Table I).
+    pub duration: f64,
+    /// Time step, s (default 5 ms).
+    pub dt: f64,
+}
+
+impl Default for SoftSnake {
+    fn default() -> Self {
+        Self {
+            gait: Gait::default(),
+            rings: 31,
+            skin_points: 10,
+            skin_radius: 0.03,
+            ring_stiffness: 2e5,
+            shear_stiffness: 500.0,
+            ground_stiffness: GROUND_STIFFNESS,
+            ground_damping: GROUND_DAMPING,
+            mu_axial: MU_AXIAL,
+            mu_lateral: MU_LATERAL,
+            slip_velocity: 5e-3,
+            drop_height: 0.6,
+            settle: 2.0,
+            duration: 15.0,
+            dt: 5e-3,
+        }
+    }
+}
+
+/// A built snake: the model and where everything is.
+#[derive(Debug)]
+pub struct SnakeScene {
+    /// The model (pressure schedules are keyframes of its channels).
+    pub model: pliant_core::Model,
+    /// Where everything is and how to step it.
+    pub info: SnakeInfo,
+}
+
+/// Where everything of a built snake is, and how to step it.
+#[derive(Debug, Clone)]
+pub struct SnakeInfo {
+    /// Node indices of the body.
+    pub body: SnakeBody,
+    /// Time step, s.
+    pub dt: f64,
+    /// Steps of the whole run (drop, settle, gait).
+    pub steps: usize,
+    /// Time the gait starts, s.
+    pub gait_start: f64,
+}
+
+impl SoftSnake {
+    /// Builds the model.
+    pub fn build(&self) -> Result<SnakeScene> {
+        let (mut b, body) = body::build(self)?;
+        self.gait.add_channels(
+            &mut b,
+            &body,
+            self.settle,
+            self.settle + self.duration,
+            self.dt,
+        )?;
+        let steps = ((self.settle + self.duration) / self.dt).round() as usize;
+        Ok(SnakeScene {
+            model: b.build()?,
+            info: SnakeInfo {
+                body,
+                dt: self.dt,
+                steps,
+                gait_start: self.settle,
+            },
+        })
+    }
+}
+
+impl SnakeScene {
+    /// The simulator at release, and the scene's description.
+    pub fn simulator(self) -> Result<(Simulator, SnakeInfo)> {
+        let sim = Simulator::new(
+            self.model,
+            Integrator::ImplicitEuler,
+            self.info.dt,
+            newton(),
+        )?;
+        Ok((sim, self.info))
+    }
+}
+
+/// Newton settings of the snake: default tolerances, up to four step
+/// halvings when a step fails.
+pub fn newton() -> NewtonSettings {
+    NewtonSettings {
+        max_iterations: 60,
+        max_step_halvings: 4,
+        ..NewtonSettings::default()
+    }
+}
+
+/// Mean velocity (m/s) of the centre of mass between times `t0` and `t1`
+/// of a path of `(t, com)` samples.
+pub fn mean_velocity(path: &[(f64, [f64; 3])], t0: f64, t1: f64) -> [f64; 3] {
+    let at = |t: f64| {
+        path.iter()
+            .min_by(|a, b| (a.0 - t).abs().total_cmp(&(b.0 - t).abs()))
+            .map(|p| (p.0, p.1))
+            .unwrap_or((t, [0.0; 3]))
+    };
+    let (ta, a) = at(t0);
+    let (tb, b) = at(t1);
+    std::array::from_fn(|i| (b[i] - a[i]) / (tb - ta))
+}

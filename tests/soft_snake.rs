@@ -1,0 +1,144 @@
+//! The pneumatic soft snake (Arachchige et al. 2023): the drop test comes
+//! to rest on the ground, the gait's pressures respect the 3 bar ceiling,
+//! and the rollout gradient of its sideways displacement with respect to
+//! its pressure keyframes matches finite differences of whole rollouts
+//! (forward sensitivity and adjoint), through contact and friction.
+
+use pliant::core::Simulator;
+use pliant::optim::{AverageVelocity, Gait as KeyframeGait, Motor, Objective, Shooting};
+use pliant::soft_snake::gait::{Gait, GaitKind};
+use pliant::soft_snake::{SoftSnake, newton};
+
+#[test]
+fn the_dropped_snake_comes_to_rest_on_the_ground() {
+    pliant::init();
+    let snake = SoftSnake {
+        gait: Gait::new(GaitKind::Still),
+        drop_height: 0.05,
+        settle: 0.6,
+        duration: 0.0,
+        dt: 0.01,
+        ..SoftSnake::default()
+    };
+    let (mut sim, info) = snake.build().unwrap().simulator().unwrap();
+    let mut lowest: f64 = f64::INFINITY;
+    for _ in 0..info.steps {
+        sim.step().unwrap();
+        let q = sim.q();
+        lowest = info
+            .body
+            .contact_nodes()
+            .iter()
+            .map(|&n| q[3 * n + 2])
+            .fold(lowest, f64::min);
+    }
+    let q = sim.q();
+    let v = sim.v();
+    let speed = (0..q.len() / 3)
+        .map(|n| (v[3 * n].powi(2) + v[3 * n + 1].powi(2) + v[3 * n + 2].powi(2)).sqrt())
+        .fold(0.0, f64::max);
+    let penetration = -info
+        .body
+        .contact_nodes()
+        .iter()
+        .map(|&n| q[3 * n + 2])
+        .fold(f64::INFINITY, f64::min);
+    // At rest: weight 3.43 N over the lowest skin points of K_g = 1000 N/m
+    // each, so a fraction of a millimetre of penetration.
+    assert!(speed < 1e-3, "still moving at {speed} m/s");
+    assert!(
+        penetration > 0.0 && penetration < 2e-4,
+        "penetration {penetration} m"
+    );
+    // Never far into the ground, even at impact (0.05 m drop, 1 m/s).
+    assert!(lowest > -2e-3, "impact penetration {} m", -lowest);
+    // The hubs rest about one skin radius up (a decagon on an edge: R cos 18°).
+    let hub_z =
+        info.body.hubs.iter().map(|&h| q[3 * h + 2]).sum::<f64>() / info.body.hubs.len() as f64;
+    assert!(
+        (hub_z - 0.03 * 18f64.to_radians().cos()).abs() < 5e-4,
+        "hubs at {hub_z} m"
+    );
+}
+
+#[test]
+fn gait_pressures_stay_within_the_ceiling_and_rotate_the_bending_plane() {
+    for kind in [GaitKind::Planar, GaitKind::Spatial] {
+        let g = Gait::new(kind);
+        for k in 0..400 {
+            let tau = k as f64 * 0.01;
+            for i in 0..3 {
+                let p: Vec<f64> = (0..3).map(|j| g.pressure(i, j, tau)).collect();
+                assert!(p.iter().all(|&p| (0.0..=3e5 + 1e-9).contains(&p)), "{p:?}");
+                if tau >= g.ramp {
+                    assert!((p.iter().cloned().fold(0.0, f64::max) - 3e5).abs() < 0.26e5);
+                }
+            }
+        }
+        // One period later the pattern repeats; half a period later the
+        // most pressurized muscle of section 1 has moved on.
+        let (a, b) = (g.pressure(0, 0, 1.0), g.pressure(0, 0, 3.0));
+        assert!((a - b).abs() < 1e-6);
+    }
+}
+
+/// A coarse snake (7 rings, 6 skin points) dropped 1 mm, whose nine
+/// pressures follow keyframes (two per cycle of 0.1 s) from the start; the
+/// objective is its mean sideways velocity.
+#[test]
+fn pressure_keyframe_gradients_match_finite_differences_of_rollouts() {
+    pliant::init();
+    let snake = SoftSnake {
+        rings: 7,
+        skin_points: 6,
+        drop_height: 1e-3,
+        settle: 0.0,
+        duration: 0.2,
+        dt: 0.01,
+        ..SoftSnake::default()
+    };
+    let scene = snake.build().unwrap();
+    let channels = scene.info.body.channels.clone();
+    let mut nt = newton();
+    nt.abs_tol = 1e-12;
+    nt.rel_tol = 1e-12;
+    nt.max_step_halvings = 0;
+    let sim = Simulator::new(
+        scene.model,
+        pliant::core::Integrator::ImplicitEuler,
+        0.01,
+        nt,
+    )
+    .unwrap();
+    let gait = KeyframeGait {
+        motors: channels
+            .iter()
+            .flatten()
+            .map(|c| Motor {
+                name: c.clone(),
+                channels: vec![c.clone()],
+                mirror_of: None,
+            })
+            .collect(),
+        keyframes: 2,
+        prep_steps: 4,
+        cycle_steps: 10,
+        cycles: 1,
+        bounds: Some((0.0, 3e5)),
+    };
+    let map = gait.control_map(sim.model()).unwrap();
+    let obj: Vec<Box<dyn Objective>> = vec![Box::new(
+        AverageVelocity::new(sim.model(), &[1], vec![0.1], 1e3).unwrap(),
+    )];
+    let problem = Shooting::new(sim, map, obj).unwrap();
+    let z: Vec<f64> = (0..18)
+        .map(|i| 1e5 + 1e5 * ((i as f64) * 1.3).sin().abs())
+        .collect();
+    // The solver's variable: pressures within [0, 3 bar] through tanh.
+    let w = problem.w_of(&z);
+    let c = problem.check_gradient(&w, 1e-6).unwrap();
+    eprintln!("{c}");
+    assert!(c.scale > 0.0, "gradient {:?}", c.forward);
+    assert!(c.forward_vs_fd < 1e-5, "{c}");
+    assert!(c.adjoint_vs_forward < 1e-8, "{c}");
+}
