@@ -26,3 +26,32 @@ fn inflated_sphere_matches_lame() {
     }
     assert!(last < 0.02, "error {:.2} % on the fine mesh", 100.0 * last);
 }
+
+/// An absurd pressure (1000 × Young's modulus) is a Newton failure that
+/// says where it happened; the load step done before it is kept.
+#[test]
+fn an_absurd_pressure_fails_cleanly_and_keeps_the_steps_done() {
+    use pliant::core::{Integrator, NewtonSettings, Simulator};
+    let s = PressurizedSphere {
+        cells: 4,
+        layers: 2,
+        ..Default::default()
+    };
+    let built = s.model(vec![(0.0, 0.0), (1.0, 1e3), (2.0, 1e9)]).unwrap();
+    let mut sim = Simulator::new(
+        built.model,
+        Integrator::Static,
+        1.0,
+        NewtonSettings::default(),
+    )
+    .unwrap();
+    sim.step().unwrap();
+    let kept = sim.q().to_vec();
+    let err = sim.step().expect_err("1 GPa must not converge");
+    let msg = err.to_string();
+    eprintln!("{msg}");
+    assert!(msg.contains("step 2") || msg.contains("t = 2"), "{msg}");
+    assert_eq!(sim.steps_done(), 1);
+    assert_eq!(sim.q(), &kept[..]);
+    assert!(kept.iter().all(|v| v.is_finite()));
+}

@@ -63,6 +63,7 @@ mod simulator;
 pub mod sparse;
 mod spec;
 mod state;
+pub mod timing;
 pub mod vec3;
 
 pub use element::{Block, Element, ElementList, ElementSet, Elements, Local, Stencil};

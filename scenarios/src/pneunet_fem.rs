@@ -6,7 +6,7 @@
 //!
 //! Geometry (voxels of `cell` = 2 mm): 80 × 16 × 12 mm; the bottom 2 mm
 //! are the strain-limiting layer (`E = 5 MPa`), the rest elastomer
-//! (`E = 0.5 MPa`, a Dragon-Skin-like silicone), both `ν = 0.45`
+//! (`E = 0.25 MPa`, a soft silicone), both `ν = 0.45`
 //! (compressible neo-Hookean); six chambers of 8 × 12 × 6 mm with 4 mm
 //! walls between them, 2 mm side and top walls, starting 4 mm above the
 //! bottom. The end `x = 0` is clamped, gravity is off. The tip angle is how
@@ -39,7 +39,7 @@ pub struct PneuNetFem {
 impl Default for PneuNetFem {
     fn default() -> Self {
         Self {
-            elastomer: 5e5,
+            elastomer: 2.5e5,
             limiting_layer: 5e6,
             poisson: 0.45,
         }
@@ -140,7 +140,8 @@ impl PneuNetFem {
     }
 
     /// [`PneuNetFem::tip_angles`], calling `each(p, mesh, q)` after every
-    /// load step with the pressure (Pa) and the state (m).
+    /// load step with the pressure (Pa) and the state (m) — so a caller
+    /// keeps the steps done when a later one fails to converge.
     pub fn sweep(
         &self,
         pressures: &[f64],

@@ -18,6 +18,19 @@ use pliant_core::{Integrator, Motion, NewtonSettings, Result, Simulator};
 use pliant_fem::{Material, TetMesh};
 use pliant_pneumatic::{Cavity, cavity_surface};
 
+/// A built sphere: the model and what to measure on it.
+#[derive(Debug)]
+pub struct SphereModel {
+    /// The model.
+    pub model: pliant_core::Model,
+    /// Initial node positions, m.
+    pub positions: Vec<[f64; 3]>,
+    /// The inner wall's nodes.
+    pub wall: Vec<usize>,
+    /// Number of tetrahedra.
+    pub tets: usize,
+}
+
 /// A pressurized hollow sphere.
 #[derive(Debug, Clone, Copy)]
 pub struct PressurizedSphere {
@@ -61,9 +74,10 @@ impl PressurizedSphere {
             * ((1.0 - 2.0 * nu) * a.powi(3) + (1.0 + nu) * b.powi(3) / 2.0)
     }
 
-    /// Solves the static problem; returns the mean radial displacement of
-    /// the inner wall (m) and the number of tetrahedra.
-    pub fn solve(&self) -> Result<(f64, usize)> {
+    /// The model, its gauge pressure a channel `p` (Pa) following
+    /// `keyframes` (time in s: load steps of the static solver; none: the
+    /// constant [`PressurizedSphere::pressure`]).
+    pub fn model(&self, keyframes: Vec<(f64, f64)>) -> Result<SphereModel> {
         let (x, tets) = pliant_mesh::hollow_sphere(self.inner, self.outer, self.cells, self.layers)
             .ok_or_else(|| {
                 pliant_core::CoreError::degenerate(
@@ -93,16 +107,37 @@ impl PressurizedSphere {
                 }
             }
         }
-        b.add(Cavity::pressurized(cavity, self.pressure).named("cavity"));
-        let model = b.build()?;
+        b.add_param(
+            pliant_core::ParamChannel::control("p", self.pressure).with_keyframes(keyframes),
+        )?;
+        b.add(Cavity::pressurized(cavity, "p").named("cavity"));
+        Ok(SphereModel {
+            model: b.build()?,
+            tets: mesh.tets.len(),
+            positions: mesh.nodes,
+            wall,
+        })
+    }
+
+    /// Solves the static problem at [`PressurizedSphere::pressure`];
+    /// returns the mean radial displacement of the inner wall (m) and the
+    /// number of tetrahedra.
+    pub fn solve(&self) -> Result<(f64, usize)> {
+        let SphereModel {
+            model,
+            positions: x,
+            wall,
+            tets,
+        } = self.model(vec![])?;
+        let radius = |p: &[f64; 3]| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
         let mut sim = Simulator::new(model, Integrator::Static, 1.0, NewtonSettings::default())?;
         sim.step()?;
         let q = sim.q();
         let u: f64 = wall
             .iter()
-            .map(|&i| radius(&[q[3 * i], q[3 * i + 1], q[3 * i + 2]]) - radius(&mesh.nodes[i]))
+            .map(|&i| radius(&[q[3 * i], q[3 * i + 1], q[3 * i + 2]]) - radius(&x[i]))
             .sum::<f64>()
             / wall.len() as f64;
-        Ok((u, mesh.tets.len()))
+        Ok((u, tets))
     }
 }

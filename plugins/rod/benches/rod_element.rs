@@ -8,10 +8,10 @@
 //! `cargo bench -p pliant-rod --bench rod_element` (release). Element loops
 //! below 2,048 elements run sequentially, so the figures are single-thread.
 
+use pliant_core::timing::ns_per_call as time;
 use pliant_core::{BindInfo, Block, Energy, EvalState, ModelBuilder, ParamChannel};
 use pliant_rod::{Actuation, Rod, RodEnergy, twist_dofs};
 use std::hint::black_box;
-use std::time::Instant;
 
 fn setup(actuated: bool) -> (RodEnergy, Vec<f64>, Vec<f64>, Vec<f64>) {
     let n = 1000;
@@ -67,30 +67,6 @@ fn setup(actuated: bool) -> (RodEnergy, Vec<f64>, Vec<f64>, Vec<f64>) {
 /// differentiates), summed over the elements.
 fn literal_value(rod: &RodEnergy, s: &EvalState) -> f64 {
     rod.literal_value(s)
-}
-
-/// Nanoseconds per call of `f`, best of 5 runs of ~0.2 s.
-fn time(mut f: impl FnMut()) -> f64 {
-    let mut reps = 1;
-    loop {
-        let t = Instant::now();
-        for _ in 0..reps {
-            f();
-        }
-        if t.elapsed().as_secs_f64() > 0.05 {
-            break;
-        }
-        reps *= 2;
-    }
-    (0..5)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..reps {
-                f();
-            }
-            t.elapsed().as_secs_f64() * 1e9 / reps as f64
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 fn main() {

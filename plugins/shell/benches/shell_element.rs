@@ -10,35 +10,11 @@
 //! loops below 2,048 elements run sequentially: single-thread figures.
 
 use pliant_core::derivcheck::Rng;
+use pliant_core::timing::ns_per_call as time;
 use pliant_core::{Block, EnergySpec, EvalState, ModelBuilder};
 use pliant_shell::generate::{MeshKind, rectangle};
 use pliant_shell::{Modulus, ShellHinges, ShellMidEdge, ShellStretching};
 use std::hint::black_box;
-use std::time::Instant;
-
-/// Nanoseconds per call of `f`: the best of 5 runs of at least 50 ms.
-fn time(mut f: impl FnMut()) -> f64 {
-    let mut reps = 1;
-    loop {
-        let t = Instant::now();
-        for _ in 0..reps {
-            f();
-        }
-        if t.elapsed().as_secs_f64() > 0.05 {
-            break;
-        }
-        reps *= 2;
-    }
-    (0..5)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..reps {
-                f();
-            }
-            t.elapsed().as_secs_f64() * 1e9 / reps as f64
-        })
-        .fold(f64::INFINITY, f64::min)
-}
 
 fn main() {
     let mesh = rectangle(0.1, 0.04, 0.005, MeshKind::Random, 3).unwrap();

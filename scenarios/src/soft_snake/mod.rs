@@ -46,6 +46,7 @@
 
 mod body;
 pub mod gait;
+pub mod optimize;
 
 pub use body::SnakeBody;
 pub use gait::Gait;

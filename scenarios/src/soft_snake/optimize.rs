@@ -1,25 +1,42 @@
 //! Rolling-gait optimization: the nine pressure schedules as periodic
 //! keyframes ([`pliant_optim::Gait`]: zero-tangent Hermite splines through
-//! `keyframes` values per cycle and muscle, a preparatory ramp from 0), the
+//! `keyframes` values per cycle), either free per muscle or — the rolling
+//! symmetry ([`Keyframing::Rotational`]) — one shared waveform that every
+//! muscle follows shifted by its angle about the axis (and by the
+//! sections' phase shift), as the hand-made gait does; the
 //! mean sideways velocity of the centre of mass as the objective, pressures
-//! bounded by `[0, p_max]` — the 3 bar ceiling — and rollouts starting
-//! from the snake at rest on the ground after its drop.
+//! bounded by `[0, p_max]` — the 3 bar ceiling. Rollouts start from the
+//! snake in steady rolling: after its drop, the ramp and one full cycle of
+//! the hand-made gait, at the phase of the first keyframe, so the
+//! objective measures rolling, not the start-up transient (ramping up to
+//! a bent shape tips the body sideways by several centimetres, which
+//! would dominate a short horizon).
 
 use super::{SoftSnake, newton};
 use crate::Result;
 use pliant_core::{Integrator, Simulator};
 use pliant_optim::{AverageVelocity, CentreOfMass, Gait as Keyframes, Motor, Objective, Shooting};
 
+/// How the nine pressure schedules are parameterized.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keyframing {
+    /// Every muscle its own keyframes (`9 n` values).
+    Free,
+    /// One waveform `W` of `n` keyframes (a multiple of 6) per cycle;
+    /// muscle `j` of section `i` follows it shifted by its angle
+    /// `ψ_ij − i Δ` (a whole number of keyframes): the pattern rotates
+    /// about the body axis by construction.
+    Rotational,
+}
+
 /// A rolling-gait optimization problem and its starting point.
 #[derive(Debug)]
 pub struct RollingProblem {
-    /// The shooting problem (its rollouts start at rest after the drop).
+    /// The shooting problem (its rollouts start in steady rolling).
     pub shooting: Shooting,
     /// The hand-made gait of [`SoftSnake::gait`] sampled at the keyframes:
-    /// the starting point `z₀` (Pa, muscle by muscle).
+    /// the starting point `z₀` (Pa; muscle by muscle, or the waveform).
     pub hand_made: Vec<f64>,
-    /// The keyframe layout (motors `p11 … p33`).
-    pub keyframes: Keyframes,
     /// Steps of a rollout.
     pub steps: usize,
     /// Rollout duration, s.
@@ -41,24 +58,36 @@ impl RollingProblem {
 }
 
 /// Builds the problem for `snake` (its gait is the hand-made start):
-/// `keyframes` per 2 s cycle and muscle, `cycles` cycles after the
-/// `snake.gait.ramp` preparatory ramp; the objective drives the mean
+/// `keyframes` per 2 s cycle and muscle, `cycles` cycles; the objective
+/// drives the mean
 /// velocity along `+y` towards `target` (m/s, beyond reach: the residual
 /// then rewards every extra cm/s).
-pub fn rolling_problem(snake: &SoftSnake, keyframes: usize, cycles: usize, target: f64) -> Result<RollingProblem> {
-    // Drop and settle with no pressure.
-    let mut still = snake.clone();
-    still.gait.kind = super::gait::GaitKind::Still;
-    still.duration = 0.0;
-    let (mut settle, info) = still.build()?.simulator()?;
-    for _ in 0..info.steps {
-        settle.step()?;
+pub fn rolling_problem(
+    snake: &SoftSnake,
+    keyframing: Keyframing,
+    keyframes: usize,
+    cycles: usize,
+    target: f64,
+) -> Result<RollingProblem> {
+    if keyframing == Keyframing::Rotational && (keyframes == 0 || !keyframes.is_multiple_of(6)) {
+        return Err(pliant_core::CoreError::degenerate(
+            "keyframes",
+            format!("{keyframes} keyframes: the rotational waveform needs a positive multiple of 6 (muscles sit π/3 apart)"),
+        )
+        .into());
     }
-    let (x0, v0) = (settle.q().to_vec(), settle.v().to_vec());
+    let period = 1.0 / snake.gait.frequency;
+    // Drop, settle, ramp up and roll one cycle with the hand-made gait.
+    let mut warm = snake.clone();
+    warm.duration = snake.gait.ramp + period;
+    let (mut warmup, info) = warm.build()?.simulator()?;
+    for _ in 0..info.steps {
+        warmup.step()?;
+    }
+    let (x0, v0) = (warmup.q().to_vec(), warmup.v().to_vec());
     let scene = snake.build()?;
     let channels = scene.info.body.channels.clone();
     let sim = Simulator::new(scene.model, Integrator::ImplicitEuler, snake.dt, newton())?;
-    let period = 1.0 / snake.gait.frequency;
     let layout = Keyframes {
         motors: channels
             .iter()
@@ -70,28 +99,78 @@ pub fn rolling_problem(snake: &SoftSnake, keyframes: usize, cycles: usize, targe
             })
             .collect(),
         keyframes,
-        prep_steps: (snake.gait.ramp / snake.dt).round() as usize,
+        prep_steps: 0,
         cycle_steps: (period / snake.dt).round() as usize,
         cycles,
         bounds: Some((0.0, snake.gait.peak_pressure)),
     };
-    let map = layout.control_map(sim.model())?;
+    let free = layout.control_map(sim.model())?;
     let steps = layout.steps();
+    let n = keyframes;
+    let (map, hand_made) = match keyframing {
+        Keyframing::Free => {
+            let ramp = snake.gait.ramp;
+            let hand = (0..3)
+                .flat_map(|i| (0..3).map(move |j| (i, j)))
+                .flat_map(|(i, j)| {
+                    (0..n).map(move |k| {
+                        snake
+                            .gait
+                            .pressure(i, j, ramp + k as f64 * period / n as f64)
+                    })
+                })
+                .collect();
+            (free, hand)
+        }
+        Keyframing::Rotational => {
+            // Muscle (i, j) at keyframe k reads W[(s k + shift_ij) mod n].
+            let per_rad = n as f64 / std::f64::consts::TAU;
+            let sense = if snake.gait.sense >= 0.0 { 1 } else { n - 1 };
+            let ramp_keys = (snake.gait.ramp / period * n as f64).round() as usize;
+            let mut jac = vec![0.0; steps * 9 * n];
+            for k in 0..steps {
+                for (c, (i, j)) in (0..3).flat_map(|i| (0..3).map(move |j| (i, j))).enumerate() {
+                    let angle =
+                        super::body::muscle_angle(i, j) - i as f64 * snake.gait.phase_shift();
+                    let shift =
+                        (n as i64 - (angle * per_rad).round() as i64).rem_euclid(n as i64) as usize;
+                    let row = free.block(k + 1);
+                    for key in 0..n {
+                        // The free map's weight on motor c, keyframe `key`.
+                        let w = row[c * 9 * n + c * n + key];
+                        if w != 0.0 {
+                            let m = (sense * (key + ramp_keys) + shift) % n;
+                            jac[(k * 9 + c) * n + m] += w;
+                        }
+                    }
+                }
+            }
+            let map = pliant_optim::ControlMap::new(
+                steps,
+                free.channels().to_vec(),
+                n,
+                jac,
+                layout.bounds,
+            )?;
+            let (pmax, pb) = (snake.gait.peak_pressure, snake.gait.amplitude);
+            let hand = (0..n)
+                .map(|m| pmax - pb * (1.0 - (m as f64 / per_rad).cos()))
+                .collect();
+            (map, hand)
+        }
+    };
     let duration = steps as f64 * snake.dt;
     let com = CentreOfMass::new(sim.model(), &[1])?;
-    let objective: Vec<Box<dyn Objective>> = vec![Box::new(AverageVelocity::new(sim.model(), &[1], vec![target], 1e4)?)];
+    let objective: Vec<Box<dyn Objective>> = vec![Box::new(AverageVelocity::new(
+        sim.model(),
+        &[1],
+        vec![target],
+        1e4,
+    )?)];
     let shooting = Shooting::new(sim, map, objective)?.with_initial_state(x0, v0)?;
-    let ramp = snake.gait.ramp;
-    let hand_made = (0..3)
-        .flat_map(|i| (0..3).map(move |j| (i, j)))
-        .flat_map(|(i, j)| {
-            (0..keyframes).map(move |k| snake.gait.pressure(i, j, ramp + k as f64 * period / keyframes as f64))
-        })
-        .collect();
     Ok(RollingProblem {
         shooting,
         hand_made,
-        keyframes: layout,
         steps,
         duration,
         com,
