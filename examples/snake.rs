@@ -24,7 +24,8 @@
 //! simulated second.
 //!
 //! `cargo run --release --example snake -- planar [--out out/snake] [--seconds S] [--amplitude PA]
-//! [--mu-axial μx] [--mu-lateral μy]` (the paper's friction by default: 0.6 along the body, 0.2 across).
+//! [--mu-axial μx] [--mu-lateral μy] [--dt S]` (the paper's friction as issue 16 reads it by default:
+//! 0.6 along the body, 0.2 across; time step 5 ms).
 
 use anyhow::Context;
 use pliant::core::Simulator;
@@ -47,6 +48,7 @@ fn main() -> anyhow::Result<()> {
     let mut amplitude: Option<f64> = None;
     let mut iterations = 8u64;
     let mut mu: (Option<f64>, Option<f64>) = (None, None);
+    let mut dt: Option<f64> = None;
     let mut it = std::env::args().skip(1);
     let number = |s: Option<String>, what: &str| -> anyhow::Result<f64> {
         s.with_context(|| format!("{what} needs a value"))?
@@ -60,6 +62,7 @@ fn main() -> anyhow::Result<()> {
             "--amplitude" => amplitude = Some(number(it.next(), "--amplitude")?),
             "--iterations" => iterations = number(it.next(), "--iterations")? as u64,
             "--mu-axial" => mu.0 = Some(number(it.next(), "--mu-axial")?),
+            "--dt" => dt = Some(number(it.next(), "--dt")?),
             "--mu-lateral" => mu.1 = Some(number(it.next(), "--mu-lateral")?),
             w => which = w.to_string(),
         }
@@ -95,6 +98,7 @@ fn main() -> anyhow::Result<()> {
             snake.gait.amplitude = a;
         }
         snake.mu_axial = mu.0.unwrap_or(snake.mu_axial);
+        snake.dt = dt.unwrap_or(snake.dt);
         snake.mu_lateral = mu.1.unwrap_or(snake.mu_lateral);
         run(&snake, &out)?;
     }
@@ -222,6 +226,28 @@ fn run(snake: &SoftSnake, out: &Path) -> anyhow::Result<()> {
             "  Vy = {:6.2} cm/s   (paper model {my:.2}, prototype {py:.2}); Vy/model = {:.2}",
             100.0 * v[1],
             100.0 * v[1] / my
+        );
+        // Speed along the path (the centre of mass sampled every 0.1 s),
+        // which differs from the net velocity when the snake turns.
+        let pts: Vec<&Vec<f64>> = com
+            .iter()
+            .filter(|r| r[0] >= info.gait_start - 1e-9 && r[0] <= t1 + 1e-9)
+            .step_by(sample.max(1))
+            .collect();
+        let arc: f64 = pts
+            .windows(2)
+            .map(|w| ((w[1][1] - w[0][1]).powi(2) + (w[1][2] - w[0][2]).powi(2)).sqrt())
+            .sum();
+        let heading = |a: &Vec<f64>, b: &Vec<f64>| (b[2] - a[2]).atan2(b[1] - a[1]);
+        let turn = match (pts.first(), pts.get(pts.len() / 2), pts.last()) {
+            (Some(a), Some(m), Some(b)) if pts.len() > 2 => {
+                ((heading(m, b) - heading(a, m)).to_degrees() + 180.0).rem_euclid(360.0) - 180.0
+            }
+            _ => 0.0,
+        };
+        println!(
+            "  along its path: {:6.2} cm/s ({arc:.2} m travelled; heading turned {turn:.0}° between the two halves)",
+            100.0 * arc / snake.duration
         );
     }
     println!(
