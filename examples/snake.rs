@@ -369,7 +369,7 @@ fn write_outputs(
     Ok(())
 }
 
-/// Optimizes the rolling gait over two cycles, then compares the hand-made
+/// Optimizes the rolling gait over three cycles, then compares the hand-made
 /// and optimized gaits over `seconds`.
 fn optimize_gait(
     snake: &SoftSnake,

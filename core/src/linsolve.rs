@@ -34,9 +34,11 @@ use std::sync::Arc;
 /// sequentially.
 pub const PARALLEL_MIN_FACTOR_ENTRIES: usize = 4_000_000;
 
-/// faer's flop-ratio threshold above which the factorization is
-/// supernodal (dense blocks, BLAS-3) rather than simplicial. faer's default
-/// (40) kept our models simplicial; measured 2026-11-24 (release, this
+/// faer's supernodal threshold, a multiple of its internal flop-ratio
+/// cut-off (40 at faer's default `SupernodalThreshold(1.0)`): 0.5 halves it
+/// to 20, so more factorizations are supernodal (dense blocks, BLAS-3)
+/// rather than simplicial. faer's default kept our models simplicial;
+/// measured 2026-11-24 (release, this
 /// 2-core machine), supernodal is faster on every model tried: the soft
 /// snake (1413 DOFs) 4.6 → 2.3 s for 2.5 s simulated, the Tripod demo
 /// 7.4 → 4.6 s, the manta ray 1.93 → 1.23 s per simulated second, the rod

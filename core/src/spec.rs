@@ -44,11 +44,17 @@ impl BindInfo<'_> {
     pub fn param(&self, name: &str, field: &str) -> Result<usize> {
         self.layout.param(name, field)
     }
-    /// The smallest and largest value channel `name` takes in its schedule
-    /// (its value and every keyframe), `None` when there is no such channel.
+    /// The smallest and largest value channel `name` takes as written —
+    /// its keyframes for a scheduled control, its value otherwise (what
+    /// [`ParamChannel::at`] reads) — `None` when there is no such channel.
     pub fn channel_range(&self, name: &str) -> Option<(f64, f64)> {
         let c = self.channels.iter().find(|c| c.name == name)?;
-        let values = std::iter::once(c.value).chain(c.keyframes.iter().map(|k| k.1));
+        let scheduled = c.kind == crate::layout::ParamKind::Control && !c.keyframes.is_empty();
+        let values: Box<dyn Iterator<Item = f64>> = if scheduled {
+            Box::new(c.keyframes.iter().map(|k| k.1))
+        } else {
+            Box::new(std::iter::once(c.value))
+        };
         Some(
             values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
                 (lo.min(v), hi.max(v))

@@ -7,7 +7,10 @@ use std::collections::HashMap;
 /// oriented so its normal `(x₁ − x₀) × (x₂ − x₀)` points away from the
 /// tetrahedron it belongs to: out of the solid, hence *into* any hole the
 /// solid encloses. Faces come in tetrahedron order, then local face order,
-/// so the result is deterministic.
+/// so the result is deterministic. Tetrahedra that name a node beyond
+/// `positions` are left out (validate meshes first: a hole they leave shows
+/// up as an open surface); a face of a zero-volume tetrahedron keeps the
+/// tetrahedron's node order.
 ///
 /// ```
 /// let x = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
@@ -16,8 +19,12 @@ use std::collections::HashMap;
 /// ```
 pub fn boundary_faces(positions: &[[f64; 3]], tets: &[[usize; 4]]) -> Vec<[usize; 3]> {
     const LOCAL: [[usize; 4]; 4] = [[1, 2, 3, 0], [0, 3, 2, 1], [0, 1, 3, 2], [0, 2, 1, 3]];
+    let tets: Vec<&[usize; 4]> = tets
+        .iter()
+        .filter(|t| t.iter().all(|&i| i < positions.len()))
+        .collect();
     let mut count: HashMap<[usize; 3], u32> = HashMap::new();
-    for t in tets {
+    for t in &tets {
         for f in LOCAL {
             let mut k = [t[f[0]], t[f[1]], t[f[2]]];
             k.sort_unstable();
@@ -25,7 +32,7 @@ pub fn boundary_faces(positions: &[[f64; 3]], tets: &[[usize; 4]]) -> Vec<[usize
         }
     }
     let mut out = Vec::new();
-    for t in tets {
+    for t in &tets {
         for f in LOCAL {
             let tri = [t[f[0]], t[f[1]], t[f[2]]];
             let mut k = tri;

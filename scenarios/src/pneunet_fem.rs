@@ -13,7 +13,7 @@
 //! far the bottom edge's last cell has turned from `+x`
 //! ([`PneuNetFem::tip_angle`]). Load stepping by static Newton solves.
 //!
-//! Used by `examples/pneunet.rs` and `tests/pneumatic_actuators.rs`.
+//! Used by `examples/pneunet.rs` and `tests/pneunet_fem.rs`.
 
 use crate::Result;
 use pliant_core::{Integrator, Model, ModelBuilder, NewtonSettings, ParamChannel, Simulator};
@@ -61,8 +61,8 @@ fn inside(b: &([i64; 3], [i64; 3]), i: i64, j: i64, k: i64) -> bool {
 }
 
 impl PneuNetFem {
-    /// The mesh (solid cells only), its chamber surfaces and the nodes of
-    /// the clamped end.
+    /// The mesh (solid cells only) and its chambers' surfaces (normals out
+    /// of the gas).
     pub fn mesh(&self) -> Result<(TetMesh, Vec<Vec<[usize; 3]>>)> {
         let holes = chambers();
         let mut cells = vec![];

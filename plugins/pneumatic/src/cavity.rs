@@ -38,6 +38,10 @@ use serde::{Deserialize, Serialize};
 
 /// Standard atmosphere, Pa: the default ambient pressure.
 pub const ATMOSPHERE: f64 = 101_325.0;
+/// The most nodes an ideal-gas cavity may have: its dense Hessian block
+/// (`(3n)²` entries, 288 MB at this limit) is assembled at every Newton
+/// iteration.
+pub const GAS_NODE_LIMIT: usize = 2000;
 /// Molar gas constant, J/(mol·K).
 pub const GAS_CONSTANT: f64 = 8.314_462_618;
 
@@ -449,7 +453,10 @@ impl Cavity {
         }
         let v0 = enclosed_volume(&x, &self.triangles, o);
         if v0.is_nan() || v0 <= 0.0 {
-            return Err(PneumaticError::NonPositiveVolume { volume: v0 });
+            return Err(PneumaticError::NonPositiveVolume {
+                cavity: self.name(),
+                volume: v0,
+            });
         }
         Ok((o, v0))
     }
@@ -463,13 +470,20 @@ impl EnergySpec for Cavity {
         let name = self.name();
         match (&self.pressure, &self.gas) {
             (Some(p), None) => {
-                if let Quantity::Channel(c) = p {
-                    info.param(c, "pressure")?;
-                }
+                let field = match p {
+                    Quantity::Channel(c) => {
+                        info.param(c, "pressure")?;
+                        format!("pressure (channel `{c}`)")
+                    }
+                    Quantity::Value(_) => "pressure".to_string(),
+                };
                 let low = p.lowest(info).unwrap_or(0.0);
-                if !low.is_finite() || low < -self.ambient {
+                if !low.is_finite() {
+                    return Err(PneumaticError::field(&field, "finite (Pa, gauge)", low).into());
+                }
+                if low < -self.ambient {
                     return Err(PneumaticError::BeyondVacuum {
-                        field: "pressure".into(),
+                        field,
                         pressure: low,
                         ambient: self.ambient,
                     }
@@ -526,6 +540,16 @@ impl EnergySpec for Cavity {
                 let mut nodes: Vec<usize> = self.triangles.iter().flatten().copied().collect();
                 nodes.sort_unstable();
                 nodes.dedup();
+                if nodes.len() > GAS_NODE_LIMIT {
+                    let n = 3.0 * nodes.len() as f64;
+                    return Err(PneumaticError::GasCavityTooLarge {
+                        cavity: self.name(),
+                        nodes: nodes.len(),
+                        limit: GAS_NODE_LIMIT,
+                        megabytes: n * n * 8.0 / 1e6,
+                    }
+                    .into());
+                }
                 let mut dofs = Vec::with_capacity(3 * nodes.len());
                 for &i in &nodes {
                     let mut d = [0; 3];

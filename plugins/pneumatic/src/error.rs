@@ -53,11 +53,27 @@ pub enum PneumaticError {
     },
     /// The enclosed volume in the initial state is not positive.
     #[error(
-        "the enclosed volume is {volume:.4e} m³ in the initial state: a cavity's triangles must be oriented with normals pointing out of the gas (reverse them if the volume is negative)"
+        "cavity `{cavity}`: the enclosed volume is {volume:.4e} m³ in the initial state: a cavity's triangles must be oriented with normals pointing out of the gas (reverse them if the volume is negative)"
     )]
     NonPositiveVolume {
+        /// The cavity's name.
+        cavity: String,
         /// The volume, m³.
         volume: f64,
+    },
+    /// An ideal-gas cavity too large for its dense Hessian block.
+    #[error(
+        "cavity `{cavity}`: an ideal gas couples all {nodes} nodes of its surface in one dense Hessian block, more than the {limit} allowed (the block would take {megabytes:.0} MB); use a prescribed `pressure` for a cavity this large"
+    )]
+    GasCavityTooLarge {
+        /// The cavity's name.
+        cavity: String,
+        /// Its nodes.
+        nodes: usize,
+        /// The largest allowed.
+        limit: usize,
+        /// Memory of the block, MB.
+        megabytes: f64,
     },
     /// A gauge pressure below vacuum.
     #[error(

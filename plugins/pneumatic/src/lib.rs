@@ -26,7 +26,7 @@ mod muscle;
 mod quantity;
 mod surface;
 
-pub use cavity::{ATMOSPHERE, Cavity, GAS_CONSTANT, Gas};
+pub use cavity::{ATMOSPHERE, Cavity, GAS_CONSTANT, GAS_NODE_LIMIT, Gas};
 pub use error::PneumaticError;
 pub use muscle::{Muscle, MuscleModel, PneumaticMuscles};
 pub use quantity::Quantity;

@@ -23,7 +23,9 @@
 //!     braid angle exceeds 54.7° (extension mode) and contracts it below;
 //! - a length guard: the one-sided C² quadratic `Q` ([`pliant_core::penalty`])
 //!   with stiffness `k_g` (default `100 K_i`) beyond the extension and
-//!   contraction limits (braid locked, tube crushed).
+//!   contraction limits (braid locked, tube crushed); for the braid law the
+//!   extension limit is at most 98 % of the locked length `b`, where the
+//!   law ends.
 
 use crate::error::{PneumaticError, non_negative, positive};
 use crate::quantity::{Bound, Quantity};
@@ -101,19 +103,27 @@ impl MuscleModel {
     /// The §IV-D length-to-pressure map of a free muscle of rest length
     /// `length` (m) and stiffness `stiffness` (N/m): the gauge pressure
     /// (Pa) at which it rests at length `length + extension`,
-    /// `p = K Δl / W'(L + Δl)`.
-    pub fn pressure_for_extension(&self, extension: f64, stiffness: f64, length: f64) -> f64 {
-        stiffness * extension / self.force_per_pressure(length, length + extension)
+    /// `p = K Δl / W'(L + Δl)`; `None` where no pressure holds it there
+    /// (`W' = 0`: the braid's neutral angle).
+    pub fn pressure_for_extension(
+        &self,
+        extension: f64,
+        stiffness: f64,
+        length: f64,
+    ) -> Option<f64> {
+        let p = stiffness * extension / self.force_per_pressure(length, length + extension);
+        p.is_finite().then_some(p)
     }
 
     /// The inverse map: the free extension (m) at gauge pressure `pressure`
-    /// (Pa), solving `K Δl = p W'(L + Δl)`.
-    pub fn free_extension(&self, pressure: f64, stiffness: f64, length: f64) -> f64 {
-        match (*self, self.braid(length)) {
+    /// (Pa), solving `K Δl = p W'(L + Δl)`; `None` when no equilibrium of
+    /// positive length exists (a strong vacuum).
+    pub fn free_extension(&self, pressure: f64, stiffness: f64, length: f64) -> Option<f64> {
+        let l = match (*self, self.braid(length)) {
             (MuscleModel::Linear { area }, _) => pressure * area / stiffness,
             (_, Some((b, n))) => {
                 if pressure == 0.0 {
-                    return 0.0;
+                    return Some(0.0);
                 }
                 // 3p l² + c l − (c L + p b²) = 0 with c = 4π n² K.
                 let c = 4.0 * PI * n * n * stiffness;
@@ -128,7 +138,8 @@ impl MuscleModel {
                 l - length
             }
             _ => unreachable!("a McKibben model has a braid"),
-        }
+        };
+        (l.is_finite() && length + l > 0.0).then_some(l)
     }
 }
 
@@ -433,10 +444,17 @@ impl EnergySpec for PneumaticMuscles {
                 Quantity::Channel(c) => Some(info.param(c, &format!("{at}.pressure"))?),
                 Quantity::Value(_) => None,
             };
+            let field = match &muscle.pressure {
+                Quantity::Channel(c) => format!("{at}.pressure (channel `{c}`)"),
+                Quantity::Value(_) => format!("{at}.pressure"),
+            };
             let low = muscle.pressure.lowest(info).unwrap_or(0.0);
-            if !low.is_finite() || low < -crate::cavity::ATMOSPHERE {
+            if !low.is_finite() {
+                return Err(PneumaticError::field(&field, "finite (Pa, gauge)", low).into());
+            }
+            if low < -crate::cavity::ATMOSPHERE {
                 return Err(PneumaticError::BeyondVacuum {
-                    field: format!("{at}.pressure"),
+                    field,
                     pressure: low,
                     ambient: crate::cavity::ATMOSPHERE,
                 }
@@ -487,7 +505,12 @@ impl EnergySpec for PneumaticMuscles {
                     d: self.damping * s,
                     work,
                     l_min: rest * (1.0 - self.max_contraction),
-                    l_max: rest * (1.0 + self.max_extension),
+                    // The braid law holds below the locked length `b`
+                    // (fibres straight along the axis): guard before it.
+                    l_max: match work {
+                        Work::Braid { b, .. } => (rest * (1.0 + self.max_extension)).min(0.98 * b),
+                        Work::Linear(_) => rest * (1.0 + self.max_extension),
+                    },
                     k_guard: k_guard_total * s,
                     eps: 0.01 * rest,
                 });

@@ -50,7 +50,7 @@ fn open_inconsistent_and_inward_surfaces() {
     let inward: Vec<[usize; 3]> = box_triangles().iter().map(|t| [t[0], t[2], t[1]]).collect();
     let e = build(&x, Box::new(Cavity::pressurized(inward, 1e4)));
     match pneumatic(&e) {
-        PneumaticError::NonPositiveVolume { volume } => assert!((volume + 1e-3).abs() < 1e-12),
+        PneumaticError::NonPositiveVolume { volume, .. } => assert!((volume + 1e-3).abs() < 1e-12),
         other => panic!("{other}"),
     }
 
@@ -73,7 +73,10 @@ fn pressures_below_vacuum_are_rejected() {
     );
     // A channel whose schedule reaches −2 bar.
     let e = build(&x, Box::new(Cavity::pressurized(box_triangles(), "p")));
-    assert!(e.to_string().contains("-200000"), "{e}");
+    assert!(
+        e.to_string().contains("-200000") && e.to_string().contains("channel `p`"),
+        "{e}"
+    );
     let mut both = Cavity::ideal_gas(box_triangles(), 1e5);
     both.pressure = Some(Quantity::Value(1e3));
     let e = build(&x, Box::new(both));
@@ -120,4 +123,19 @@ fn bad_muscles() {
         matches!(pneumatic(&e), PneumaticError::Inconsistent { .. }),
         "{e}"
     );
+}
+
+#[test]
+fn an_ideal_gas_cavity_too_large_for_its_dense_block_is_refused() {
+    let (x, tets) = pliant_mesh::hollow_sphere(0.5, 1.0, 19, 1).unwrap();
+    let r = |p: &[f64; 3]| (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+    let wall = pliant_pneumatic::cavity_surface(&x, &tets, |i| (r(&x[i]) - 0.5).abs() < 1e-9);
+    let e = build(&x, Box::new(Cavity::ideal_gas(wall, 1e5).named("lung")));
+    match pneumatic(&e) {
+        PneumaticError::GasCavityTooLarge { cavity, nodes, .. } => {
+            assert_eq!(cavity, "lung");
+            assert!(nodes > pliant_pneumatic::GAS_NODE_LIMIT);
+        }
+        other => panic!("{other}"),
+    }
 }

@@ -144,8 +144,8 @@ fn the_papers_muscle_extends_fifty_percent_at_four_bar_and_pushes_p_a_when_block
         );
     }
     // The §IV-D map both ways.
-    let p = model.pressure_for_extension(0.045, 1900.0, 0.15);
-    assert!((model.free_extension(p, 1900.0, 0.15) - 0.045).abs() < 1e-15);
+    let p = model.pressure_for_extension(0.045, 1900.0, 0.15).unwrap();
+    assert!((model.free_extension(p, 1900.0, 0.15).unwrap() - 0.045).abs() < 1e-15);
 }
 
 #[test]
@@ -155,14 +155,16 @@ fn mckibben_free_extension_matches_its_inverse_map() {
         diameter: 0.01,
     };
     for p in [5e4, 2e5, 4e5] {
-        let expected = model.free_extension(p, 1900.0, 0.15);
+        let expected = model.free_extension(p, 1900.0, 0.15).unwrap();
         assert!(expected > 0.0, "an extension-mode braid extends");
         let (ext, _) = paper_muscle(model, p, false);
         assert!(
             (ext - expected).abs() < 1e-9 * expected,
             "{ext} vs {expected} at {p} Pa"
         );
-        let back = model.pressure_for_extension(expected, 1900.0, 0.15);
+        let back = model
+            .pressure_for_extension(expected, 1900.0, 0.15)
+            .unwrap();
         assert!((back - p).abs() < 1e-6 * p);
     }
     // Below 54.7° the same law contracts.
@@ -170,5 +172,7 @@ fn mckibben_free_extension_matches_its_inverse_map() {
         braid_angle: 30f64.to_radians(),
         diameter: 0.01,
     };
-    assert!(contracting.free_extension(2e5, 1900.0, 0.15) < 0.0);
+    assert!(contracting.free_extension(2e5, 1900.0, 0.15).unwrap() < 0.0);
+    // No equilibrium: a strong vacuum on an extending braid.
+    assert_eq!(model.free_extension(-1e9, 1900.0, 0.15), None);
 }

@@ -2,7 +2,7 @@
 //! paper's description, and their pressure schedules.
 //!
 //! Rolling is the bending plane rotating about the body axis once per
-//! period. Section `i` bends towards the direction
+//! period. Section `i` bends away from the direction
 //! `β_i(t) = s ω (t − t₀) + i Δ` in its own frame (`ω = 2π f`, `s = ±1`
 //! the sense, `Δ = 0` for planar rolling — every section bends in the same
 //! plane — and `Δ = π/3` for spatial rolling, the paper's phase shift
@@ -16,7 +16,7 @@
 //! seconds after the gait starts (no pressure step at `t₀`). By the §IV-D
 //! map a free muscle at `p_ij` extends by `p_ij A/K`: with the default
 //! `p_b = 0.5 bar`, 3.8 to 5.6 cm — the "up to 4–5 cm" of Fig. 5C–D —
-//! and a section bends by about `2 p_b A/(K r) ≈ 0.75 rad`, the body
+//! and a section bends by about `p_b A/(K r) ≈ 0.75 rad`, the body
 //! about 2.2 rad in all (an open arc). The swing is the choice that
 //! matters: the full raised cosine from 0 to 3 bar (`p_b = 1.5 bar`)
 //! bends each section by ≈ 2.25 rad, curls the 0.6 m body into a closed

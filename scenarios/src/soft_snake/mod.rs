@@ -172,6 +172,35 @@ pub struct SnakeInfo {
 impl SoftSnake {
     /// Builds the model.
     pub fn build(&self) -> Result<SnakeScene> {
+        let g = &self.gait;
+        for (field, v, ok) in [
+            ("dt", self.dt, self.dt > 0.0),
+            ("settle", self.settle, self.settle >= 0.0),
+            ("duration", self.duration, self.duration >= 0.0),
+            ("gait.frequency", g.frequency, g.frequency > 0.0),
+            (
+                "gait.keyframe_interval",
+                g.keyframe_interval,
+                g.keyframe_interval > 0.0,
+            ),
+            ("gait.ramp", g.ramp, g.ramp >= 0.0),
+            (
+                "gait.peak_pressure",
+                g.peak_pressure,
+                g.peak_pressure >= 0.0,
+            ),
+            ("gait.amplitude", g.amplitude, g.amplitude >= 0.0),
+        ] {
+            pliant_core::Invalid::check(
+                ok && v.is_finite(),
+                field,
+                v,
+                "finite and positive (≥ 0 for times and pressures)",
+            )?;
+        }
+        if g.sense != 1.0 && g.sense != -1.0 {
+            return Err(pliant_core::Invalid::new("gait.sense", g.sense, "+1 or −1").into());
+        }
         let (mut b, body) = body::build(self)?;
         self.gait.add_channels(
             &mut b,

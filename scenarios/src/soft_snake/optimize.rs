@@ -69,14 +69,29 @@ pub fn rolling_problem(
     cycles: usize,
     target: f64,
 ) -> Result<RollingProblem> {
-    if keyframing == Keyframing::Rotational && (keyframes == 0 || !keyframes.is_multiple_of(6)) {
+    let period = 1.0 / snake.gait.frequency;
+    let ramp_keys = snake.gait.ramp / period * keyframes as f64;
+    if keyframing == Keyframing::Rotational
+        && (keyframes == 0
+            || !keyframes.is_multiple_of(6)
+            || (ramp_keys - ramp_keys.round()).abs() > 1e-9)
+    {
         return Err(pliant_core::CoreError::degenerate(
             "keyframes",
-            format!("{keyframes} keyframes: the rotational waveform needs a positive multiple of 6 (muscles sit π/3 apart)"),
+            format!(
+                "{keyframes} keyframes: the rotational waveform needs a positive multiple of 6 (muscles sit π/3 apart) that also puts a keyframe at the end of the {} s ramp",
+                snake.gait.ramp
+            ),
         )
         .into());
     }
-    let period = 1.0 / snake.gait.frequency;
+    if snake.gait.kind == super::gait::GaitKind::Still {
+        return Err(pliant_core::CoreError::inconsistent(
+            "gait.kind",
+            "a rolling-gait problem starts from a rolling gait (planar or spatial), not `Still`",
+        )
+        .into());
+    }
     // Drop, settle, ramp up and roll one cycle with the hand-made gait.
     let mut warm = snake.clone();
     warm.duration = snake.gait.ramp + period;
@@ -126,7 +141,7 @@ pub fn rolling_problem(
             // Muscle (i, j) at keyframe k reads W[(s k + shift_ij) mod n].
             let per_rad = n as f64 / std::f64::consts::TAU;
             let sense = if snake.gait.sense >= 0.0 { 1 } else { n - 1 };
-            let ramp_keys = (snake.gait.ramp / period * n as f64).round() as usize;
+            let ramp_keys = ramp_keys.round() as usize;
             let mut jac = vec![0.0; steps * 9 * n];
             for k in 0..steps {
                 for (c, (i, j)) in (0..3).flat_map(|i| (0..3).map(move |j| (i, j))).enumerate() {
