@@ -358,3 +358,25 @@ fn a_shell_scene_file_simulates_and_drapes_over_the_sphere() {
     }
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+#[test]
+fn a_pneumatic_muscle_scene_lifts_its_load_to_the_static_extension() {
+    let out_dir = tmp("pma_lift");
+    let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/scenes/pma_lift.json");
+    let csv = simulate(scene.as_ref(), &out_dir);
+    let (header, last) = last_row(&csv);
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    // At 4 bar each half of the muscle (stiffness 2K) extends by
+    // (p A − its load)/(2K): the top half carries 1 kg, the bottom half
+    // 1.01 kg.
+    let (pa, k, g) = (4e5 * 3.5625e-4, 1900.0, 9.81);
+    let expected = 0.15 + (pa - g) / (2.0 * k) + (pa - 1.01 * g) / (2.0 * k);
+    let top = last[col("q8")];
+    assert!(
+        (top - expected).abs() < 1e-6,
+        "top at {top} m, expected {expected} m"
+    );
+    assert!((last[col("pma.length")] - expected).abs() < 1e-6);
+    assert!((last[col("pma.pressure")] - 4e5).abs() < 1e-9);
+    let _ = std::fs::remove_dir_all(&out_dir);
+}
