@@ -197,7 +197,7 @@ fn run(snake: &SoftSnake, out: &Path) -> anyhow::Result<()> {
 
     let path: Vec<(f64, [f64; 3])> = com.iter().map(|r| (r[0], [r[1], r[2], r[3]])).collect();
     let t1 = info.gait_start + snake.duration;
-    let v = mean_velocity(&path, info.gait_start, t1);
+    let v = mean_velocity(&path, info.gait_start, t1).unwrap_or([0.0; 3]);
     println!(
         "{} rolling, {:.0} s after a {:.2} m drop ({} steps of {} ms):",
         name(snake.gait.kind),

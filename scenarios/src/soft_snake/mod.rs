@@ -245,16 +245,22 @@ pub fn newton() -> NewtonSettings {
     }
 }
 
-/// Mean velocity (m/s) of the centre of mass between times `t0` and `t1`
-/// of a path of `(t, com)` samples.
-pub fn mean_velocity(path: &[(f64, [f64; 3])], t0: f64, t1: f64) -> [f64; 3] {
+/// Mean velocity (m/s) of the centre of mass between the samples of a
+/// path of `(t, com)` nearest to times `t0` and `t1`; `None` when those are
+/// the same sample (an empty or one-sample path, or `t0 ≈ t1`).
+///
+/// ```
+/// use pliant_scenarios::soft_snake::mean_velocity;
+/// let path = [(0.0, [0.0; 3]), (1.0, [0.0, 0.1, 0.0]), (2.0, [0.0, 0.3, 0.0])];
+/// assert!((mean_velocity(&path, 0.0, 2.0).unwrap()[1] - 0.15).abs() < 1e-12);
+/// assert!(mean_velocity(&path[..1], 0.0, 2.0).is_none());
+/// ```
+pub fn mean_velocity(path: &[(f64, [f64; 3])], t0: f64, t1: f64) -> Option<[f64; 3]> {
     let at = |t: f64| {
         path.iter()
             .min_by(|a, b| (a.0 - t).abs().total_cmp(&(b.0 - t).abs()))
-            .map(|p| (p.0, p.1))
-            .unwrap_or((t, [0.0; 3]))
+            .copied()
     };
-    let (ta, a) = at(t0);
-    let (tb, b) = at(t1);
-    std::array::from_fn(|i| (b[i] - a[i]) / (tb - ta))
+    let ((ta, a), (tb, b)) = (at(t0)?, at(t1)?);
+    (tb > ta).then(|| std::array::from_fn(|i| (b[i] - a[i]) / (tb - ta)))
 }
