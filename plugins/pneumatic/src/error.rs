@@ -89,13 +89,13 @@ pub enum PneumaticError {
     },
     /// A muscle whose anchors coincide.
     #[error(
-        "muscle {muscle}: anchors {nodes:?} coincide in the initial state (length {length:.3e} m)"
+        "muscle {muscle}: its anchors {anchors:?} (positions in its anchor list) coincide in the initial state (length {length:.3e} m)"
     )]
     CoincidentAnchors {
         /// Muscle index.
         muscle: usize,
-        /// Its two nodes.
-        nodes: [usize; 2],
+        /// The two anchors, as positions in the muscle's anchor list.
+        anchors: [usize; 2],
         /// Their distance, m.
         length: f64,
     },

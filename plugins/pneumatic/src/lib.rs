@@ -28,7 +28,7 @@ mod surface;
 
 pub use cavity::{ATMOSPHERE, Cavity, GAS_CONSTANT, GAS_NODE_LIMIT, Gas};
 pub use error::PneumaticError;
-pub use muscle::{Muscle, MuscleModel, PneumaticMuscles};
+pub use muscle::{Anchor, Muscle, MuscleModel, PneumaticMuscles};
 pub use quantity::Quantity;
 pub use surface::{cavity_surface, check_closed, enclosed_volume};
 

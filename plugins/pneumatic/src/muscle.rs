@@ -30,7 +30,7 @@
 use crate::error::{PneumaticError, non_negative, positive};
 use crate::quantity::{Bound, Quantity};
 use pliant_core::penalty::{one_sided_quadratic, one_sided_quadratic_d};
-use pliant_core::vec3::{load, norm, sub};
+use pliant_core::vec3::{norm, sub};
 use pliant_core::{
     BindInfo, Ctx, Element, ElementSet, Elements, Energy, EnergySpec, EvalState, Local, Result,
     Scalar, Stencil,
@@ -150,6 +150,30 @@ fn default_contraction() -> f64 {
     0.3
 }
 
+/// Where a muscle is attached: a node, or a material point of a body —
+/// `Σ w_k x_k` over up to four nodes, e.g. the barycentric coordinates of a
+/// point inside a tetrahedron (weights sum to 1, so the point moves with
+/// the body). In a scene: `3` or `{"nodes": [3, 4, 5, 6], "weights": [0.25, 0.25, 0.25, 0.25]}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Anchor {
+    /// A node.
+    Node(usize),
+    /// A material point: nodes and their weights.
+    Point {
+        /// One to four nodes.
+        nodes: Vec<usize>,
+        /// Their weights (summing to 1).
+        weights: Vec<f64>,
+    },
+}
+
+impl From<usize> for Anchor {
+    fn from(n: usize) -> Self {
+        Anchor::Node(n)
+    }
+}
+
 /// One muscle as written in a scene.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -157,8 +181,8 @@ pub struct Muscle {
     /// Name for observables (`name.length`, `name.force`); default `pma{i}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Anchor nodes along the muscle, at least two.
-    pub nodes: Vec<usize>,
+    /// Anchors along the muscle, at least two: nodes or material points.
+    pub nodes: Vec<Anchor>,
     /// Gauge pressure, Pa (a number or a channel).
     pub pressure: Quantity,
 }
@@ -236,10 +260,14 @@ impl Work {
     }
 }
 
-/// One piece of a muscle between two anchors.
+/// One piece of a muscle between two anchors, over a stencil of `N`
+/// DOFs: `N = 6` for two node anchors, `N = 24` when an anchor is a
+/// material point (up to four nodes per end, padded with zero weights).
+/// The piece's vector is `r = Σ_k w_k x_k` (`w < 0` at its start).
 #[derive(Debug, Clone)]
-struct PieceEl {
-    nodes: [usize; 2],
+struct PieceEl<const N: usize> {
+    nodes: Vec<usize>,
+    w: Vec<f64>,
     pressure: Bound,
     rest: f64,
     k: f64,
@@ -251,7 +279,7 @@ struct PieceEl {
     eps: f64,
 }
 
-impl PieceEl {
+impl<const N: usize> PieceEl<N> {
     /// `(φ', φ'')` of the energy as a function of the length `l` (J/m,
     /// J/m²), the damping included with `l_prev`.
     fn dl(&self, l: f64, l_prev: f64, p: f64, h: f64) -> (f64, f64) {
@@ -265,16 +293,25 @@ impl PieceEl {
             self.k - p * w2 + self.k_guard * (q2 + r2) + self.d / h,
         )
     }
-    fn geometry(l: &Local) -> ([f64; 3], f64, f64) {
-        let e = sub(&load(l.x, 3), &load(l.x, 0));
-        let ep = sub(&load(l.x_prev, 3), &load(l.x_prev, 0));
+    /// `r = Σ w_k x_k` of a stencil.
+    fn vector(&self, x: &[f64]) -> [f64; 3] {
+        let mut r = [0.0; 3];
+        for (k, w) in self.w.iter().enumerate() {
+            for a in 0..3 {
+                r[a] += w * x[3 * k + a];
+            }
+        }
+        r
+    }
+    fn geometry(&self, l: &Local) -> ([f64; 3], f64, f64) {
+        let e = self.vector(l.x);
         let len = norm(&e);
-        (e.map(|v| v / len), len, norm(&ep))
+        (e.map(|v| v / len), len, norm(&self.vector(l.x_prev)))
     }
 }
 
-impl Element for PieceEl {
-    type Size = Stencil<6, 1, 3>;
+impl<const N: usize> Element for PieceEl<N> {
+    type Size = Stencil<N, 1, 3>;
     const HISTORY: bool = true;
     fn nodes(&self) -> &[usize] {
         &self.nodes
@@ -283,16 +320,15 @@ impl Element for PieceEl {
         [self.pressure.channel()]
     }
     fn map(&self, b: &mut [f64]) -> bool {
-        for a in 0..3 {
-            b[a * 6 + a] = -1.0;
-            b[a * 6 + 3 + a] = 1.0;
+        for (k, w) in self.w.iter().enumerate() {
+            for a in 0..3 {
+                b[a * N + 3 * k + a] = *w;
+            }
         }
         true
     }
     fn reduce(&self, x: &[f64], r: &mut [f64]) -> bool {
-        for a in 0..3 {
-            r[a] = x[3 + a] - x[a];
-        }
+        r[..3].copy_from_slice(&self.vector(x));
         true
     }
     fn energy<D: Scalar>(&self, r: &[D], rp: &[D], p: &[D], c: &Ctx) -> D {
@@ -307,79 +343,113 @@ impl Element for PieceEl {
                 * self.k_guard
     }
     fn gradient(&self, l: &Local, g: &mut [f64]) -> bool {
-        let (n, len, lp) = Self::geometry(l);
+        let (n, len, lp) = self.geometry(l);
         let (f, _) = self.dl(len, lp, self.pressure.of(l.p), l.ctx.h);
-        for a in 0..3 {
-            g[a] = -f * n[a];
-            g[3 + a] = f * n[a];
+        for (k, w) in self.w.iter().enumerate() {
+            for a in 0..3 {
+                g[3 * k + a] = w * f * n[a];
+            }
         }
         true
     }
-    /// `K = φ'' n nᵀ + (φ'/l)(I − n nᵀ)`, `H = [[K, −K], [−K, K]]`.
+    /// `K = φ'' n nᵀ + (φ'/l)(I − n nᵀ)` over `r`; `H = Bᵀ K B`:
+    /// the block of nodes `k`, `m` is `w_k w_m K`.
     fn hessian(&self, l: &Local, h: &mut [f64]) -> bool {
-        let (n, len, lp) = Self::geometry(l);
+        let (n, len, lp) = self.geometry(l);
         let (f1, f2) = self.dl(len, lp, self.pressure.of(l.p), l.ctx.h);
         let t = f1 / len;
+        let mut kk = [[0.0; 3]; 3];
         for a in 0..3 {
             for b in 0..3 {
                 let id = if a == b { 1.0 } else { 0.0 };
-                let k = f2 * n[a] * n[b] + t * (id - n[a] * n[b]);
-                h[a * 6 + b] = k;
-                h[(3 + a) * 6 + 3 + b] = k;
-                h[a * 6 + 3 + b] = -k;
-                h[(3 + a) * 6 + b] = -k;
+                kk[a][b] = f2 * n[a] * n[b] + t * (id - n[a] * n[b]);
+            }
+        }
+        for (k, wk) in self.w.iter().enumerate() {
+            for (m, wm) in self.w.iter().enumerate() {
+                for a in 0..3 {
+                    for b in 0..3 {
+                        h[(3 * k + a) * N + 3 * m + b] = wk * wm * kk[a][b];
+                    }
+                }
             }
         }
         true
     }
     fn param_block(&self, l: &Local, b: &mut [f64]) -> bool {
-        let (n, len, _) = Self::geometry(l);
+        let (n, len, _) = self.geometry(l);
         let (_, w1, _) = self.work.d(len, self.rest);
-        for a in 0..3 {
-            b[a] = w1 * n[a];
-            b[3 + a] = -w1 * n[a];
+        for (k, w) in self.w.iter().enumerate() {
+            for a in 0..3 {
+                b[3 * k + a] = -w * w1 * n[a];
+            }
         }
         true
     }
     fn param_gradient(&self, l: &Local, g: &mut [f64]) -> bool {
-        let (_, len, _) = Self::geometry(l);
+        let (_, len, _) = self.geometry(l);
         g[0] = -self.work.d(len, self.rest).0;
         true
     }
 }
 
+/// The pieces of a muscle set, node-anchored (6 DOFs each) or with
+/// material-point anchors (24).
+#[derive(Debug)]
+enum Pieces {
+    Nodes(Elements<PieceEl<6>>),
+    Points(Elements<PieceEl<24>>),
+}
+
 /// Bound muscles: their pieces and, per muscle, the range of its pieces.
 #[derive(Debug)]
 struct MuscleSet {
-    set: Elements<PieceEl>,
+    pieces: Pieces,
     names: Vec<String>,
     ranges: Vec<std::ops::Range<usize>>,
     slots: Vec<Option<usize>>,
 }
 
+/// Per piece `(length, force per unit pressure)` and the first piece's
+/// pressure law, for observables.
+fn piece_lengths<const N: usize>(
+    set: &Elements<PieceEl<N>>,
+    s: &EvalState,
+) -> Vec<(f64, f64, Bound)> {
+    set.items()
+        .iter()
+        .enumerate()
+        .map(|(i, el)| {
+            let l = norm(&el.vector(&set.stencil_values(i, s.q)));
+            (l, el.work.d(l, el.rest).1, el.pressure.clone())
+        })
+        .collect()
+}
+
 impl Energy for MuscleSet {
     fn elements(&self) -> &dyn ElementSet {
-        &self.set
+        match &self.pieces {
+            Pieces::Nodes(e) => e,
+            Pieces::Points(e) => e,
+        }
     }
     /// Per muscle: `name.length` (m, over all its pieces), `name.pressure`
     /// (Pa) and `name.force` (N, the axial force `p W'` of the pressure).
     fn observables(&self, s: &EvalState) -> Vec<(String, f64)> {
+        let pieces = match &self.pieces {
+            Pieces::Nodes(e) => piece_lengths(e, s),
+            Pieces::Points(e) => piece_lengths(e, s),
+        };
         let mut out = Vec::with_capacity(3 * self.names.len());
         for ((name, r), slot) in self.names.iter().zip(&self.ranges).zip(&self.slots) {
-            let mut len = 0.0;
-            let mut force = 0.0;
-            let p = match (&self.set.items()[r.start].pressure, slot) {
+            let p = match (&pieces[r.start].2, slot) {
                 (Bound::Constant(p), _) => *p,
                 (_, Some(k)) => s.p[*k],
                 _ => f64::NAN,
             };
-            for i in r.clone() {
-                let x = self.set.stencil_values(i, s.q);
-                let l = norm(&sub(&load(&x, 3), &load(&x, 0)));
-                len += l;
-                let el = &self.set.items()[i];
-                force += p * el.work.d(l, el.rest).1 / r.len() as f64;
-            }
+            let len: f64 = pieces[r.clone()].iter().map(|x| x.0).sum();
+            let force: f64 =
+                pieces[r.clone()].iter().map(|x| p * x.1).sum::<f64>() / r.len() as f64;
             out.push((format!("{name}.length"), len));
             out.push((format!("{name}.pressure"), p));
             out.push((format!("{name}.force"), force));
@@ -388,6 +458,84 @@ impl Energy for MuscleSet {
     }
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)
+    }
+}
+
+/// A piece before it is bound: its anchors' `(node, signed weight)`
+/// terms (start negative) and its constants.
+struct PieceData {
+    ends: Vec<(usize, f64)>,
+    pressure: Bound,
+    rest: f64,
+    k: f64,
+    d: f64,
+    work: Work,
+    l_min: f64,
+    l_max: f64,
+    k_guard: f64,
+    eps: f64,
+}
+
+impl PieceData {
+    /// The element over `N` DOFs, each anchor padded to `per_end` nodes
+    /// (repeating its first node with weight 0).
+    fn element<const N: usize>(self, per_end: usize) -> PieceEl<N> {
+        let (mut nodes, mut w) = (Vec::with_capacity(N / 3), Vec::with_capacity(N / 3));
+        let split = self.ends.iter().position(|e| e.1 > 0.0).unwrap_or(0);
+        for part in [&self.ends[..split], &self.ends[split..]] {
+            for &(i, wi) in part {
+                nodes.push(i);
+                w.push(wi);
+            }
+            for _ in part.len()..per_end {
+                nodes.push(part[0].0);
+                w.push(0.0);
+            }
+        }
+        PieceEl {
+            nodes,
+            w,
+            pressure: self.pressure,
+            rest: self.rest,
+            k: self.k,
+            d: self.d,
+            work: self.work,
+            l_min: self.l_min,
+            l_max: self.l_max,
+            k_guard: self.k_guard,
+            eps: self.eps,
+        }
+    }
+}
+
+/// An anchor's `(node, weight)` terms, checked: one to four distinct
+/// nodes, finite weights summing to 1.
+fn resolve(anchor: &Anchor, at: &str) -> std::result::Result<Vec<(usize, f64)>, PneumaticError> {
+    match anchor {
+        Anchor::Node(i) => Ok(vec![(*i, 1.0)]),
+        Anchor::Point { nodes, weights } => {
+            let bad = |problem: String| PneumaticError::Inconsistent {
+                field: at.into(),
+                problem,
+            };
+            if nodes.is_empty() || nodes.len() > 4 || nodes.len() != weights.len() {
+                return Err(bad(format!(
+                    "a material point needs one to four nodes with one weight each, found {} nodes and {} weights",
+                    nodes.len(),
+                    weights.len()
+                )));
+            }
+            let sum: f64 = weights.iter().sum();
+            if weights.iter().any(|w| !w.is_finite()) || (sum - 1.0).abs() > 1e-9 {
+                return Err(bad(format!(
+                    "weights {weights:?} must be finite and sum to 1 (sum {sum})"
+                )));
+            }
+            if (1..nodes.len()).any(|k| nodes[..k].contains(&nodes[k])) {
+                return Err(bad(format!("nodes {nodes:?} repeat a node")));
+            }
+            Ok(nodes.iter().copied().zip(weights.iter().copied()).collect())
+        }
     }
 }
 
@@ -428,6 +576,7 @@ impl EnergySpec for PneumaticMuscles {
         let k_guard_total = self.guard_stiffness.unwrap_or(100.0 * self.stiffness);
         positive("guard_stiffness", k_guard_total, "N/m")?;
         let (mut items, mut names, mut ranges, mut slots) = (vec![], vec![], vec![], vec![]);
+        let mut embedded = false;
         for (m, muscle) in self.muscles.iter().enumerate() {
             let at = format!("muscles[{m}]");
             if muscle.nodes.len() < 2 {
@@ -460,9 +609,19 @@ impl EnergySpec for PneumaticMuscles {
                 }
                 .into());
             }
+            let mut anchors: Vec<Vec<(usize, f64)>> = Vec::with_capacity(muscle.nodes.len());
             let mut pts = Vec::with_capacity(muscle.nodes.len());
-            for &i in &muscle.nodes {
-                pts.push(info.node_position(i, &format!("{at}.nodes"))?);
+            for (q, anchor) in muscle.nodes.iter().enumerate() {
+                let where_ = format!("{at}.nodes[{q}]");
+                let terms = resolve(anchor, &where_)?;
+                let mut x = [0.0; 3];
+                for &(i, w) in &terms {
+                    let xi = info.node_position(i, &where_)?;
+                    (0..3).for_each(|a| x[a] += w * xi[a]);
+                }
+                embedded |= terms.len() > 1;
+                anchors.push(terms);
+                pts.push(x);
             }
             let lens: Vec<f64> = pts.windows(2).map(|w| norm(&sub(&w[1], &w[0]))).collect();
             if let Some(j) = lens
@@ -471,7 +630,7 @@ impl EnergySpec for PneumaticMuscles {
             {
                 return Err(PneumaticError::CoincidentAnchors {
                     muscle: m,
-                    nodes: [muscle.nodes[j], muscle.nodes[j + 1]],
+                    anchors: [j, j + 1],
                     length: lens[j],
                 }
                 .into());
@@ -497,8 +656,11 @@ impl EnergySpec for PneumaticMuscles {
                         }
                     }
                 };
-                items.push(PieceEl {
-                    nodes: [muscle.nodes[j], muscle.nodes[j + 1]],
+                let mut ends: Vec<(usize, f64)> =
+                    anchors[j].iter().map(|&(i, w)| (i, -w)).collect();
+                ends.extend(anchors[j + 1].iter().copied());
+                items.push(PieceData {
+                    ends,
                     pressure: muscle.pressure.bound(),
                     rest,
                     k: self.stiffness * s,
@@ -526,8 +688,21 @@ impl EnergySpec for PneumaticMuscles {
             }
             .into());
         }
+        let pieces = if embedded {
+            Pieces::Points(Elements::bind(
+                items.into_iter().map(|p| p.element::<24>(4)).collect(),
+                info,
+                "muscles",
+            )?)
+        } else {
+            Pieces::Nodes(Elements::bind(
+                items.into_iter().map(|p| p.element::<6>(1)).collect(),
+                info,
+                "muscles",
+            )?)
+        };
         Ok(Box::new(MuscleSet {
-            set: Elements::bind(items, info, "muscles")?,
+            pieces,
             names,
             ranges,
             slots,

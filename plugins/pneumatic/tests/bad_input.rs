@@ -90,7 +90,7 @@ fn muscle(nodes: Vec<usize>, pressure: Quantity) -> Box<dyn EnergySpec> {
     Box::new(PneumaticMuscles::new(
         vec![Muscle {
             name: None,
-            nodes,
+            nodes: nodes.into_iter().map(Into::into).collect(),
             pressure,
         }],
         1900.0,
@@ -104,8 +104,10 @@ fn bad_muscles() {
     let x = [[0.0; 3], [0.0; 3], [0.1, 0.0, 0.0]];
     let e = build(&x, muscle(vec![2, 0, 1], Quantity::Value(1e5)));
     match pneumatic(&e) {
-        PneumaticError::CoincidentAnchors { muscle, nodes, .. } => {
-            assert_eq!((muscle, nodes), (0, [0, 1]))
+        PneumaticError::CoincidentAnchors {
+            muscle, anchors, ..
+        } => {
+            assert_eq!((muscle, anchors), (0, [1, 2]))
         }
         other => panic!("{other}"),
     }

@@ -105,7 +105,7 @@ fn paper_muscle(model: MuscleModel, pressure: f64, blocked: bool) -> (f64, f64) 
     b.add(PneumaticMuscles::new(
         vec![Muscle {
             name: Some("pma".into()),
-            nodes: vec![0, 1, 2],
+            nodes: vec![0.into(), 1.into(), 2.into()],
             pressure: Quantity::Channel("p".into()),
         }],
         1900.0,
@@ -175,4 +175,59 @@ fn mckibben_free_extension_matches_its_inverse_map() {
     assert!(contracting.free_extension(2e5, 1900.0, 0.15).unwrap() < 0.0);
     // No equilibrium: a strong vacuum on an extending braid.
     assert_eq!(model.free_extension(-1e9, 1900.0, 0.15), None);
+}
+
+/// A muscle whose fixed end is a material point halfway between two fixed
+/// nodes (padded 24-DOF pieces): it still extends 50 % at 4 bar, and each
+/// of the two nodes takes half the blocked reaction.
+#[test]
+fn a_muscle_anchored_at_a_material_point_behaves_like_one_anchored_at_a_node() {
+    use pliant_pneumatic::Anchor;
+    let x = [[0.0, -0.01, 0.0], [0.0, 0.01, 0.0], [0.15, 0.0, 0.0]];
+    for blocked in [false, true] {
+        let mut b = builder(&x, 0.01).unwrap();
+        b.fix_node(0).unwrap();
+        b.fix_node(1).unwrap();
+        if blocked {
+            b.fix_node(2).unwrap();
+        } else {
+            b.constrain(7, Motion::Fixed).unwrap();
+            b.constrain(8, Motion::Fixed).unwrap();
+        }
+        b.add_param(ParamChannel::control("p", 4e5)).unwrap();
+        b.add(PneumaticMuscles::new(
+            vec![Muscle {
+                name: Some("pma".into()),
+                nodes: vec![
+                    Anchor::Point {
+                        nodes: vec![0, 1],
+                        weights: vec![0.5, 0.5],
+                    },
+                    2.into(),
+                ],
+                pressure: Quantity::Channel("p".into()),
+            }],
+            1900.0,
+            0.0,
+            MuscleModel::linear_from_free_extension(0.5, 4e5, 1900.0, 0.15),
+        ));
+        let sim = settle(b.build().unwrap());
+        let p = sim.model().params_at(0.0);
+        if blocked {
+            let s = pliant_core::EvalState::at_rest(sim.q(), &p, 1.0, 0.0);
+            let mut g = vec![0.0; sim.q().len()];
+            pliant_core::assembly::Assembler::new(sim.model())
+                .unwrap()
+                .add_gradient(sim.model(), &s, 1.0, &mut g);
+            let pa = 4e5 * 3.5625e-4;
+            // Force on each of the two nodes: −∂E/∂x = −pA/2 along x each.
+            assert!(
+                (g[0] - pa / 2.0).abs() < 1e-9 * pa && (g[3] - pa / 2.0).abs() < 1e-9 * pa,
+                "{g:?}"
+            );
+        } else {
+            let ext = sim.q()[6] - 0.15;
+            assert!((ext / 0.15 - 0.5).abs() < 1e-9, "free extension {ext} m");
+        }
+    }
 }

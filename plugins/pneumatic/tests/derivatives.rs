@@ -8,7 +8,7 @@ mod common;
 use common::{box_corners, box_triangles, builder};
 use pliant_core::derivcheck::{Rng, Tolerances, check};
 use pliant_core::{EnergySpec, EvalState, Model, ParamChannel};
-use pliant_pneumatic::{Cavity, Gas, Muscle, MuscleModel, PneumaticMuscles, Quantity};
+use pliant_pneumatic::{Anchor, Cavity, Gas, Muscle, MuscleModel, PneumaticMuscles, Quantity};
 
 fn model(x: &[[f64; 3]], energy: Box<dyn EnergySpec>) -> Model {
     let mut b = builder(x, 0.01).unwrap();
@@ -89,12 +89,12 @@ fn muscles(model: MuscleModel, pressure: Quantity) -> PneumaticMuscles {
         vec![
             Muscle {
                 name: None,
-                nodes: vec![0, 1, 2],
+                nodes: vec![0.into(), 1.into(), 2.into()],
                 pressure: pressure.clone(),
             },
             Muscle {
                 name: Some("side".into()),
-                nodes: vec![3, 4],
+                nodes: vec![3.into(), 4.into()],
                 pressure,
             },
         ],
@@ -102,6 +102,53 @@ fn muscles(model: MuscleModel, pressure: Quantity) -> PneumaticMuscles {
         90.0,
         model,
     )
+}
+
+/// A muscle from a material point (weights over four nodes) through a
+/// node to a point over two nodes: the 24-DOF pieces.
+fn embedded(model: MuscleModel, pressure: Quantity) -> PneumaticMuscles {
+    PneumaticMuscles::new(
+        vec![Muscle {
+            name: None,
+            nodes: vec![
+                Anchor::Point {
+                    nodes: vec![0, 3, 1, 4],
+                    weights: vec![0.4, 0.3, 0.2, 0.1],
+                },
+                2.into(),
+                Anchor::Point {
+                    nodes: vec![4, 1],
+                    weights: vec![0.7, 0.3],
+                },
+            ],
+            pressure,
+        }],
+        1900.0,
+        90.0,
+        model,
+    )
+}
+
+#[test]
+fn muscles_with_material_point_anchors() {
+    let x = vec![
+        [0.0, 0.0, 0.0],
+        [0.05, 0.0, 0.001],
+        [0.2, 0.002, 0.0],
+        [0.0, 0.02, 0.0],
+        [0.4, 0.02, 0.01],
+    ];
+    for mm in [
+        MuscleModel::linear_from_free_extension(0.5, 4e5, 1900.0, 0.15),
+        MuscleModel::McKibben {
+            braid_angle: 1.2,
+            diameter: 0.012,
+        },
+    ] {
+        let m = model(&x, Box::new(embedded(mm, Quantity::Channel("p".into()))));
+        check_model(&m, 0.002, "embedded muscle");
+        check_model(&m, 0.02, "embedded muscle (guards)");
+    }
 }
 
 #[test]

@@ -173,7 +173,7 @@ pub(super) fn build(s: &SoftSnake) -> Result<(ModelBuilder, SnakeBody)> {
         for j in 0..3 {
             muscles.push(Muscle {
                 name: Some(format!("pma{}{}", i + 1, j + 1)),
-                nodes: body.muscles[i][j].clone(),
+                nodes: body.muscles[i][j].iter().map(|&n| n.into()).collect(),
                 pressure: Quantity::Channel(body.channels[i][j].clone()),
             });
         }
