@@ -465,6 +465,8 @@ impl Energy for MuscleSet {
 /// terms (start negative) and its constants.
 struct PieceData {
     ends: Vec<(usize, f64)>,
+    /// How many of `ends` belong to the start anchor.
+    split: usize,
     pressure: Bound,
     rest: f64,
     k: f64,
@@ -481,8 +483,7 @@ impl PieceData {
     /// (repeating its first node with weight 0).
     fn element<const N: usize>(self, per_end: usize) -> PieceEl<N> {
         let (mut nodes, mut w) = (Vec::with_capacity(N / 3), Vec::with_capacity(N / 3));
-        let split = self.ends.iter().position(|e| e.1 > 0.0).unwrap_or(0);
-        for part in [&self.ends[..split], &self.ends[split..]] {
+        for part in [&self.ends[..self.split], &self.ends[self.split..]] {
             for &(i, wi) in part {
                 nodes.push(i);
                 w.push(wi);
@@ -661,6 +662,7 @@ impl EnergySpec for PneumaticMuscles {
                 ends.extend(anchors[j + 1].iter().copied());
                 items.push(PieceData {
                     ends,
+                    split: anchors[j].len(),
                     pressure: muscle.pressure.bound(),
                     rest,
                     k: self.stiffness * s,

@@ -116,9 +116,10 @@ fn embedded(model: MuscleModel, pressure: Quantity) -> PneumaticMuscles {
                     weights: vec![0.4, 0.3, 0.2, 0.1],
                 },
                 2.into(),
+                // A zero and a negative weight (a point outside the segment).
                 Anchor::Point {
-                    nodes: vec![4, 1],
-                    weights: vec![0.7, 0.3],
+                    nodes: vec![4, 1, 0],
+                    weights: vec![0.0, 1.3, -0.3],
                 },
             ],
             pressure,
