@@ -28,6 +28,7 @@
 //!   law ends.
 
 use crate::error::{PneumaticError, non_negative, positive};
+use crate::muscle_model::MuscleModel;
 use crate::quantity::{Bound, Quantity};
 use pliant_core::penalty::{one_sided_quadratic, one_sided_quadratic_d};
 use pliant_core::vec3::{norm, sub};
@@ -37,111 +38,6 @@ use pliant_core::{
 };
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
-
-/// How pressure acts along a muscle.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
-pub enum MuscleModel {
-    /// Force `p A` along the axis; `area` A in m².
-    Linear {
-        /// Effective area, m².
-        area: f64,
-    },
-    /// The braid law: rest braid angle from the axis (rad) and rest
-    /// diameter (m).
-    McKibben {
-        /// Braid angle at rest, rad, measured from the muscle's axis
-        /// (> 54.7° extends under pressure).
-        braid_angle: f64,
-        /// Diameter at rest, m.
-        diameter: f64,
-    },
-}
-
-impl MuscleModel {
-    /// The linear model of a muscle of rest length `length` (m) and
-    /// stiffness `stiffness` (N/m) that extends freely by `strain` (0.5 for
-    /// 50 %) at gauge pressure `pressure` (Pa): `A = K ε L / p`. For the
-    /// paper's PMA (`K = 1900 N/m`, `L = 0.15 m`, 50 % at 4 bar) this is
-    /// `A = 3.5625 cm²`.
-    pub fn linear_from_free_extension(
-        strain: f64,
-        pressure: f64,
-        stiffness: f64,
-        length: f64,
-    ) -> Self {
-        MuscleModel::Linear {
-            area: stiffness * strain * length / pressure,
-        }
-    }
-
-    /// Braid fibre length `b` and turns `n` for a muscle of rest length
-    /// `length` (McKibben only).
-    fn braid(&self, length: f64) -> Option<(f64, f64)> {
-        match *self {
-            MuscleModel::Linear { .. } => None,
-            MuscleModel::McKibben {
-                braid_angle,
-                diameter,
-            } => {
-                let b = length / braid_angle.cos();
-                Some((b, b * braid_angle.sin() / (PI * diameter)))
-            }
-        }
-    }
-
-    /// `W'(l)` for a whole muscle of rest length `length` at length `l`:
-    /// the force per unit pressure, m².
-    pub fn force_per_pressure(&self, length: f64, l: f64) -> f64 {
-        match (*self, self.braid(length)) {
-            (MuscleModel::Linear { area }, _) => area,
-            (_, Some((b, n))) => (b * b - 3.0 * l * l) / (4.0 * PI * n * n),
-            _ => unreachable!("a McKibben model has a braid"),
-        }
-    }
-
-    /// The §IV-D length-to-pressure map of a free muscle of rest length
-    /// `length` (m) and stiffness `stiffness` (N/m): the gauge pressure
-    /// (Pa) at which it rests at length `length + extension`,
-    /// `p = K Δl / W'(L + Δl)`; `None` where no pressure holds it there
-    /// (`W' = 0`: the braid's neutral angle).
-    pub fn pressure_for_extension(
-        &self,
-        extension: f64,
-        stiffness: f64,
-        length: f64,
-    ) -> Option<f64> {
-        let p = stiffness * extension / self.force_per_pressure(length, length + extension);
-        p.is_finite().then_some(p)
-    }
-
-    /// The inverse map: the free extension (m) at gauge pressure `pressure`
-    /// (Pa), solving `K Δl = p W'(L + Δl)`; `None` when no equilibrium of
-    /// positive length exists (a strong vacuum).
-    pub fn free_extension(&self, pressure: f64, stiffness: f64, length: f64) -> Option<f64> {
-        let l = match (*self, self.braid(length)) {
-            (MuscleModel::Linear { area }, _) => pressure * area / stiffness,
-            (_, Some((b, n))) => {
-                if pressure == 0.0 {
-                    return Some(0.0);
-                }
-                // 3p l² + c l − (c L + p b²) = 0 with c = 4π n² K.
-                let c = 4.0 * PI * n * n * stiffness;
-                let (qa, qb, qc) = (3.0 * pressure, c, -(c * length + pressure * b * b));
-                let disc = (qb * qb - 4.0 * qa * qc).sqrt();
-                // The root continuous with l = L at p = 0 (stable form).
-                let l = if qb >= 0.0 {
-                    2.0 * qc / (-qb - disc)
-                } else {
-                    (-qb + disc) / (2.0 * qa)
-                };
-                l - length
-            }
-            _ => unreachable!("a McKibben model has a braid"),
-        };
-        (l.is_finite() && length + l > 0.0).then_some(l)
-    }
-}
 
 fn default_extension() -> f64 {
     0.6
@@ -268,6 +164,12 @@ impl Work {
 struct PieceEl<const N: usize> {
     nodes: Vec<usize>,
     w: Vec<f64>,
+    law: PieceLaw,
+}
+
+/// What a piece stores besides its anchors.
+#[derive(Debug, Clone)]
+struct PieceLaw {
     pressure: Bound,
     rest: f64,
     k: f64,
@@ -279,7 +181,7 @@ struct PieceEl<const N: usize> {
     eps: f64,
 }
 
-impl<const N: usize> PieceEl<N> {
+impl PieceLaw {
     /// `(φ', φ'')` of the energy as a function of the length `l` (J/m,
     /// J/m²), the damping included with `l_prev`.
     fn dl(&self, l: f64, l_prev: f64, p: f64, h: f64) -> (f64, f64) {
@@ -293,6 +195,9 @@ impl<const N: usize> PieceEl<N> {
             self.k - p * w2 + self.k_guard * (q2 + r2) + self.d / h,
         )
     }
+}
+
+impl<const N: usize> PieceEl<N> {
     /// `r = Σ w_k x_k` of a stencil.
     fn vector(&self, x: &[f64]) -> [f64; 3] {
         let mut r = [0.0; 3];
@@ -317,7 +222,7 @@ impl<const N: usize> Element for PieceEl<N> {
         &self.nodes
     }
     fn channels(&self) -> impl IntoIterator<Item = Option<&str>> {
-        [self.pressure.channel()]
+        [self.law.pressure.channel()]
     }
     fn map(&self, b: &mut [f64]) -> bool {
         for (k, w) in self.w.iter().enumerate() {
@@ -334,17 +239,17 @@ impl<const N: usize> Element for PieceEl<N> {
     fn energy<D: Scalar>(&self, r: &[D], rp: &[D], p: &[D], c: &Ctx) -> D {
         let l = (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]).sqrt();
         let lp = (rp[0] * rp[0] + rp[1] * rp[1] + rp[2] * rp[2]).sqrt();
-        let u = l - self.rest;
+        let u = l - self.law.rest;
         let dl = l - lp;
-        u * u * (0.5 * self.k) - self.pressure.of(p) * self.work.of(l, self.rest)
-            + dl * dl * (0.5 * self.d / c.h)
-            + (one_sided_quadratic(l - self.l_max, self.eps)
-                + one_sided_quadratic(-l + self.l_min, self.eps))
-                * self.k_guard
+        u * u * (0.5 * self.law.k) - self.law.pressure.of(p) * self.law.work.of(l, self.law.rest)
+            + dl * dl * (0.5 * self.law.d / c.h)
+            + (one_sided_quadratic(l - self.law.l_max, self.law.eps)
+                + one_sided_quadratic(-l + self.law.l_min, self.law.eps))
+                * self.law.k_guard
     }
     fn gradient(&self, l: &Local, g: &mut [f64]) -> bool {
         let (n, len, lp) = self.geometry(l);
-        let (f, _) = self.dl(len, lp, self.pressure.of(l.p), l.ctx.h);
+        let (f, _) = self.law.dl(len, lp, self.law.pressure.of(l.p), l.ctx.h);
         for (k, w) in self.w.iter().enumerate() {
             for a in 0..3 {
                 g[3 * k + a] = w * f * n[a];
@@ -356,7 +261,7 @@ impl<const N: usize> Element for PieceEl<N> {
     /// the block of nodes `k`, `m` is `w_k w_m K`.
     fn hessian(&self, l: &Local, h: &mut [f64]) -> bool {
         let (n, len, lp) = self.geometry(l);
-        let (f1, f2) = self.dl(len, lp, self.pressure.of(l.p), l.ctx.h);
+        let (f1, f2) = self.law.dl(len, lp, self.law.pressure.of(l.p), l.ctx.h);
         let t = f1 / len;
         let mut kk = [[0.0; 3]; 3];
         for a in 0..3 {
@@ -378,7 +283,7 @@ impl<const N: usize> Element for PieceEl<N> {
     }
     fn param_block(&self, l: &Local, b: &mut [f64]) -> bool {
         let (n, len, _) = self.geometry(l);
-        let (_, w1, _) = self.work.d(len, self.rest);
+        let (_, w1, _) = self.law.work.d(len, self.law.rest);
         for (k, w) in self.w.iter().enumerate() {
             for a in 0..3 {
                 b[3 * k + a] = -w * w1 * n[a];
@@ -388,7 +293,7 @@ impl<const N: usize> Element for PieceEl<N> {
     }
     fn param_gradient(&self, l: &Local, g: &mut [f64]) -> bool {
         let (_, len, _) = self.geometry(l);
-        g[0] = -self.work.d(len, self.rest).0;
+        g[0] = -self.law.work.d(len, self.law.rest).0;
         true
     }
 }
@@ -421,7 +326,7 @@ fn piece_lengths<const N: usize>(
         .enumerate()
         .map(|(i, el)| {
             let l = norm(&el.vector(&set.stencil_values(i, s.q)));
-            (l, el.work.d(l, el.rest).1, el.pressure.clone())
+            (l, el.law.work.d(l, el.law.rest).1, el.law.pressure.clone())
         })
         .collect()
 }
@@ -467,15 +372,7 @@ struct PieceData {
     ends: Vec<(usize, f64)>,
     /// How many of `ends` belong to the start anchor.
     split: usize,
-    pressure: Bound,
-    rest: f64,
-    k: f64,
-    d: f64,
-    work: Work,
-    l_min: f64,
-    l_max: f64,
-    k_guard: f64,
-    eps: f64,
+    law: PieceLaw,
 }
 
 impl PieceData {
@@ -496,15 +393,7 @@ impl PieceData {
         PieceEl {
             nodes,
             w,
-            pressure: self.pressure,
-            rest: self.rest,
-            k: self.k,
-            d: self.d,
-            work: self.work,
-            l_min: self.l_min,
-            l_max: self.l_max,
-            k_guard: self.k_guard,
-            eps: self.eps,
+            law: self.law,
         }
     }
 }
@@ -663,20 +552,24 @@ impl EnergySpec for PneumaticMuscles {
                 items.push(PieceData {
                     ends,
                     split: anchors[j].len(),
-                    pressure: muscle.pressure.bound(),
-                    rest,
-                    k: self.stiffness * s,
-                    d: self.damping * s,
-                    work,
-                    l_min: rest * (1.0 - self.max_contraction),
-                    // The braid law holds below the locked length `b`
-                    // (fibres straight along the axis): guard before it.
-                    l_max: match work {
-                        Work::Braid { b, .. } => (rest * (1.0 + self.max_extension)).min(0.98 * b),
-                        Work::Linear(_) => rest * (1.0 + self.max_extension),
+                    law: PieceLaw {
+                        pressure: muscle.pressure.bound(),
+                        rest,
+                        k: self.stiffness * s,
+                        d: self.damping * s,
+                        work,
+                        l_min: rest * (1.0 - self.max_contraction),
+                        // The braid law holds below the locked length `b`
+                        // (fibres straight along the axis): guard before it.
+                        l_max: match work {
+                            Work::Braid { b, .. } => {
+                                (rest * (1.0 + self.max_extension)).min(0.98 * b)
+                            }
+                            Work::Linear(_) => rest * (1.0 + self.max_extension),
+                        },
+                        k_guard: k_guard_total * s,
+                        eps: 0.01 * rest,
                     },
-                    k_guard: k_guard_total * s,
-                    eps: 0.01 * rest,
                 });
             }
             ranges.push(start..items.len());
