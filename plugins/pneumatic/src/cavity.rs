@@ -24,12 +24,12 @@
 //! which Newton's line search refuses.
 
 use crate::error::{PneumaticError, non_negative, positive};
-use crate::quantity::{Bound, Quantity};
 use crate::surface::{
     add_triangle_volume_hessian, check_closed, enclosed_volume, triangle_volume,
     triangle_volume_gradient,
 };
 use pliant_core::element::{Block, NO_PARAM, VariableStencil, variable_fallback};
+use pliant_core::quantity::{Bound, Quantity};
 use pliant_core::{
     BindInfo, Ctx, Element, ElementSet, Elements, Energy, EnergySpec, EvalState, Local, Result,
     Scalar, Stencil,

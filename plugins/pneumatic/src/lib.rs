@@ -24,14 +24,13 @@ mod cavity;
 mod error;
 mod muscle;
 mod muscle_model;
-mod quantity;
 mod surface;
 
 pub use cavity::{ATMOSPHERE, Cavity, GAS_CONSTANT, GAS_NODE_LIMIT, Gas};
 pub use error::PneumaticError;
 pub use muscle::{Anchor, Muscle, PneumaticMuscles};
 pub use muscle_model::MuscleModel;
-pub use quantity::Quantity;
+pub use pliant_core::Quantity;
 pub use surface::{cavity_surface, check_closed, enclosed_volume};
 
 /// Call once from a binary so the linker keeps this crate's energy

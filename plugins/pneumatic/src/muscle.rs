@@ -29,8 +29,8 @@
 
 use crate::error::{PneumaticError, non_negative, positive};
 use crate::muscle_model::MuscleModel;
-use crate::quantity::{Bound, Quantity};
 use pliant_core::penalty::{one_sided_quadratic, one_sided_quadratic_d};
+use pliant_core::quantity::{Bound, Quantity};
 use pliant_core::vec3::{norm, sub};
 use pliant_core::{
     BindInfo, Ctx, Element, ElementSet, Elements, Energy, EnergySpec, EvalState, Local, Result,

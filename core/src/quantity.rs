@@ -1,6 +1,8 @@
-//! A scalar an actuator reads: a fixed number or a parameter channel (a
+//! A scalar an energy reads: a fixed number or a parameter channel (a
 //! control such as a pressure schedule, or a design parameter), so
-//! rollouts are differentiable with respect to it.
+//! rollouts are differentiable with respect to it. Actuators of several
+//! plugins (pneumatic pressures, cell pressure constants, actuator lengths)
+//! share it.
 
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -30,7 +32,7 @@ impl From<&str> for Quantity {
 
 impl Quantity {
     /// The bound form: a constant, or a channel read from parameter slot 0.
-    pub(crate) fn bound(&self) -> Bound {
+    pub fn bound(&self) -> Bound {
         match self {
             Quantity::Value(v) => Bound::Constant(*v),
             Quantity::Channel(c) => Bound::Channel(Arc::from(c.as_str())),
@@ -38,7 +40,7 @@ impl Quantity {
     }
     /// The lowest value the quantity takes as written (its value, or its
     /// channel's schedule); `None` for an unknown channel.
-    pub(crate) fn lowest(&self, info: &pliant_core::BindInfo) -> Option<f64> {
+    pub fn lowest(&self, info: &crate::BindInfo) -> Option<f64> {
         match self {
             Quantity::Value(v) => Some(*v),
             Quantity::Channel(c) => info.channel_range(c).map(|r| r.0),
@@ -48,14 +50,16 @@ impl Quantity {
 
 /// A [`Quantity`] as elements carry it.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Bound {
+pub enum Bound {
+    /// Fixed value.
     Constant(f64),
+    /// Read from the element's parameter slot 0.
     Channel(Arc<str>),
 }
 
 impl Bound {
     /// The value from the element's parameter slot 0.
-    pub fn of<D: pliant_core::Scalar>(&self, p: &[D]) -> D {
+    pub fn of<D: crate::Scalar>(&self, p: &[D]) -> D {
         match self {
             Bound::Constant(v) => D::from(*v),
             Bound::Channel(_) => p[0],

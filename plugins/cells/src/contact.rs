@@ -1,0 +1,663 @@
+//! Contact between the membranes of different cells (scene type
+//! `"cell_contact"`, 2-D models): node–segment pairs with a smooth
+//! penalty and Coulomb friction.
+//!
+//! For a node `p` of one membrane and a segment `a–b` of another, `d` is
+//! their distance (the closest point `q = a + t (b − a)`, `t ∈ [0, 1]`).
+//! With membrane thickness `w` (m) the pair stores
+//!
+//! `E = k (ln(1 + e^{K (w − d)})/K)² + h μ N̄ Φ(|u|/h)`, `K = 15/δ`,
+//!
+//! - the log-exp penalty of MAT-DiSMech (eq. 25; `k` in N/m, acting within
+//!   about `δ` of contact). It is C² and grows quadratically inside
+//!   `d < w`, so with `k` large enough membranes stay at least a fraction
+//!   of `w` apart and never cross (the tests check the gap stays positive);
+//! - friction as a dissipation potential with the contact lagged on the
+//!   previous state: `N̄ = k |∂/∂d (ln(1 + e^{K(w − d)})/K)²|` the previous
+//!   normal force (N), `t̄` and the tangent `τ̄` of the previous closest
+//!   point, `u = τ̄ · (Δp − (1 − t̄) Δa − t̄ Δb)` the tangential slip over
+//!   the step (`Δ = x − x_prev`), `Φ' = tanh(K₂ s/2)` with `K₂ = 15/ν`
+//!   ([`pliant_core::penalty::coulomb_potential`]): the force is
+//!   `μ N̄` while sliding faster than the slip velocity `ν` (m/s).
+//!
+//! A node that has crossed a segment — it lies behind it (on the inner
+//! side of the counter-clockwise membrane) within one segment length, its
+//! closest point inside the segment — makes the energy `+∞`: Newton's line
+//! search then refuses the step that would push it through, so a membrane
+//! cannot be tunnelled through within a step as long as no node moves
+//! further than a segment length plus the band in one Newton update.
+//!
+//! A node touching the shared end of two segments is counted by both
+//! (as in IPC's 2-D point–edge sums); with `δ` small against the segment
+//! length the extra stiffness is confined to the corners. Self-contact of
+//! one membrane is not modelled: its internal pressure keeps a cell from
+//! folding onto itself in the paper's set-ups.
+//!
+//! Candidate pairs come from a grid broad phase ([`crate::grid`]) at the
+//! start of every step within the contact band plus a margin (the band
+//! width plus three times the last step's largest node displacement). The
+//! element set is rebuilt — a new [`Energy::structure_version`] — only when
+//! a pair within the tight band is missing from it, and then with twice the
+//! margin, so a settling pile does not rebuild its sparsity pattern every
+//! step.
+
+use crate::error::{CellError, non_negative, positive};
+use crate::grid::node_segment_pairs;
+use pliant_core::penalty::{coulomb_potential, coulomb_potential_d, log_exp, log_exp_d};
+use pliant_core::{
+    BindInfo, CoreError, Ctx, Element, ElementSet, Elements, Energy, EnergySpec, EvalState, Layout,
+    Local, Result, Scalar, Stencil,
+};
+use serde::{Deserialize, Serialize};
+
+/// Coulomb friction between membranes.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MembraneFriction {
+    /// Friction coefficient μ.
+    pub mu: f64,
+    /// Slip velocity ν, m/s: `K₂ = 15/ν`.
+    pub slip_velocity: f64,
+}
+
+/// Membrane–membrane contact (scene type `"cell_contact"`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellContact {
+    /// The membranes: closed rings of nodes (counter-clockwise). Nodes of
+    /// one ring never touch segments of the same ring.
+    pub membranes: Vec<Vec<usize>>,
+    /// Membrane thickness `w`, m: the distance kept between membranes.
+    pub thickness: f64,
+    /// Penalty stiffness `k`, N/m.
+    pub stiffness: f64,
+    /// Contact tolerance δ, m (default `w/2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<f64>,
+    /// Optional Coulomb friction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub friction: Option<MembraneFriction>,
+    /// Fixed search margin beyond the contact band, m; default three times
+    /// the previous step's largest node displacement plus `w`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
+    /// Prefix of the observables `NAME.pairs` (pairs within `w + δ`) and
+    /// `NAME.min_gap` (smallest `d − w`, m, capped at the band width);
+    /// default `"cell_contact"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl CellContact {
+    /// Frictionless contact of `membranes` of thickness `thickness` (m)
+    /// with penalty stiffness `stiffness` (N/m).
+    pub fn new(membranes: Vec<Vec<usize>>, thickness: f64, stiffness: f64) -> Self {
+        Self {
+            membranes,
+            thickness,
+            stiffness,
+            delta: None,
+            friction: None,
+            margin: None,
+            name: None,
+        }
+    }
+    /// Adds Coulomb friction.
+    pub fn with_friction(mut self, mu: f64, slip_velocity: f64) -> Self {
+        self.friction = Some(MembraneFriction { mu, slip_velocity });
+        self
+    }
+}
+
+/// Constants shared by every pair.
+#[derive(Debug, Clone, Copy)]
+struct Law {
+    w: f64,
+    k1: f64,
+    k: f64,
+    mu: f64,
+    k2: f64,
+    /// Beyond this distance a pair contributes nothing, m.
+    cutoff: f64,
+    eps: f64,
+}
+
+/// `(t, g = p − q, d)` for node `p` and segment `a–b`, regularized
+/// `d = √(|g|² + ε²)`.
+fn closest<T: Scalar>(p: [T; 2], a: [T; 2], b: [T; 2], eps: f64) -> (T, [T; 2], T) {
+    let e = [b[0] - a[0], b[1] - a[1]];
+    let w = [p[0] - a[0], p[1] - a[1]];
+    let ee = e[0] * e[0] + e[1] * e[1];
+    let t = (w[0] * e[0] + w[1] * e[1]) / ee;
+    let t = if t.re() <= 0.0 {
+        T::from(0.0)
+    } else if t.re() >= 1.0 {
+        T::from(1.0)
+    } else {
+        t
+    };
+    let g = [w[0] - e[0] * t, w[1] - e[1] * t];
+    (t, g, (g[0] * g[0] + g[1] * g[1] + eps * eps).sqrt())
+}
+
+impl Law {
+    fn penalty<T: Scalar>(&self, d: T) -> T {
+        if d.re() >= self.cutoff {
+            T::from(0.0)
+        } else {
+            log_exp(d - self.w, self.k1) * self.k
+        }
+    }
+    /// `(φ, φ', φ'')` of the penalty in `d`.
+    fn penalty_d(&self, d: f64) -> (f64, f64, f64) {
+        if d >= self.cutoff {
+            return (0.0, 0.0, 0.0);
+        }
+        let (e, e1, e2) = log_exp_d(d - self.w, self.k1);
+        (self.k * e, self.k * e1, self.k * e2)
+    }
+    /// Lagged friction data at the previous state: `(N̄, t̄, τ̄)`, or `None`
+    /// out of contact.
+    fn lagged(&self, xp: &[f64]) -> Option<(f64, f64, [f64; 2])> {
+        let (p, a, b) = (pt(xp, 0), pt(xp, 1), pt(xp, 2));
+        let (t, _, d) = closest(p, a, b, self.eps);
+        let n = -self.penalty_d(d).1;
+        if n <= 0.0 {
+            return None;
+        }
+        let e = [b[0] - a[0], b[1] - a[1]];
+        let l = e[0].hypot(e[1]);
+        Some((n, t, [e[0] / l, e[1] / l]))
+    }
+}
+
+fn pt<T: Copy>(x: &[T], i: usize) -> [T; 2] {
+    [x[3 * i], x[3 * i + 1]]
+}
+
+/// One candidate pair: node `p`, segment `a–b`; `F`: with friction.
+#[derive(Debug, Clone)]
+struct PairEl<const F: bool> {
+    nodes: [usize; 3],
+    law: Law,
+    /// Depth of the strip behind the segment where the node counts as
+    /// having crossed it (the membrane's longest rest segment), m.
+    strip: f64,
+}
+
+/// Whether node `p` lies in the strip of depth `strip` behind segment
+/// `a–b` of a counter-clockwise membrane (inside it, opposite the other
+/// cells), with its closest point strictly inside the segment: it crossed
+/// the membrane.
+fn crossed<T: Scalar>(x: &[T], strip: f64) -> bool {
+    let (p, a, b) = (pt(x, 0), pt(x, 1), pt(x, 2));
+    let e = [b[0].re() - a[0].re(), b[1].re() - a[1].re()];
+    let w = [p[0].re() - a[0].re(), p[1].re() - a[1].re()];
+    let ee = e[0] * e[0] + e[1] * e[1];
+    let t = (w[0] * e[0] + w[1] * e[1]) / ee;
+    let side = (e[0] * w[1] - e[1] * w[0]) / ee.sqrt();
+    t > 0.0 && t < 1.0 && side > 0.0 && side < strip
+}
+
+impl<const F: bool> PairEl<F> {
+    /// `∇d` over `(p, a, b)` (2-D, 6 entries) and its Hessian (6 × 6) at `x`.
+    fn distance_derivatives(&self, x: &[f64]) -> (f64, [f64; 6], [[f64; 6]; 6]) {
+        let (p, a, b) = (pt(x, 0), pt(x, 1), pt(x, 2));
+        let (t, g, d) = closest(p, a, b, self.law.eps);
+        let n = [g[0] / d, g[1] / d];
+        // g = p − a − t e: ∂g/∂(p, a, b) = J − e ∂tᵀ, J = [I, −(1−t) I, −t I].
+        let coef = [1.0, -(1.0 - t), -t];
+        let mut grad = [0.0; 6];
+        for (k, c) in coef.iter().enumerate() {
+            grad[2 * k] = c * n[0];
+            grad[2 * k + 1] = c * n[1];
+        }
+        let e = [b[0] - a[0], b[1] - a[1]];
+        let w = [p[0] - a[0], p[1] - a[1]];
+        let ee = e[0] * e[0] + e[1] * e[1];
+        let interior = t > 0.0 && t < 1.0;
+        // ∂t over (p, a, b) in the interior; 0 where t is clamped.
+        let mut dt = [0.0; 6];
+        if interior {
+            for c in 0..2 {
+                dt[c] = e[c] / ee;
+                dt[2 + c] = (-e[c] - w[c] + 2.0 * t * e[c]) / ee;
+                dt[4 + c] = (w[c] - 2.0 * t * e[c]) / ee;
+            }
+        }
+        // ∂g (2 × 6).
+        let mut dg = [[0.0; 6]; 2];
+        for r in 0..2 {
+            for (k, c) in coef.iter().enumerate() {
+                dg[r][2 * k + r] += c;
+            }
+            for j in 0..6 {
+                dg[r][j] -= e[r] * dt[j];
+            }
+        }
+        // ∂n = (I − n nᵀ) ∂g / d.
+        let mut dn = [[0.0; 6]; 2];
+        for r in 0..2 {
+            for j in 0..6 {
+                dn[r][j] = ((1.0 - n[r] * n[r]) * dg[r][j] - n[r] * n[1 - r] * dg[1 - r][j]) / d;
+            }
+        }
+        // ∇d = Jᵀ n: H = Jᵀ ∂n + ∂(coef) n ∂tᵀ, ∂coef/∂t = (0, 1, −1).
+        let mut h = [[0.0; 6]; 6];
+        for (k, c) in coef.iter().enumerate() {
+            for r in 0..2 {
+                for j in 0..6 {
+                    h[2 * k + r][j] = c * dn[r][j];
+                }
+            }
+        }
+        for r in 0..2 {
+            for j in 0..6 {
+                h[2 + r][j] += n[r] * dt[j];
+                h[4 + r][j] -= n[r] * dt[j];
+            }
+        }
+        (d, grad, h)
+    }
+
+    /// The friction's linear slip map `u = s · x` over the 2-D stencil and
+    /// its coefficient data `(N̄, s)`.
+    fn slip(&self, xp: &[f64]) -> Option<(f64, [f64; 6])> {
+        let (n, t, tau) = self.law.lagged(xp)?;
+        let coef = [1.0, -(1.0 - t), -t];
+        let mut s = [0.0; 6];
+        for (k, c) in coef.iter().enumerate() {
+            s[2 * k] = c * tau[0];
+            s[2 * k + 1] = c * tau[1];
+        }
+        Some((n, s))
+    }
+}
+
+/// 2-D index `i` (over `p, a, b` × `x, y`) into the 9-long 3-D stencil.
+fn at3(i: usize) -> usize {
+    3 * (i / 2) + i % 2
+}
+
+impl<const F: bool> Element for PairEl<F> {
+    type Size = Stencil<9>;
+    const HISTORY: bool = F;
+    fn nodes(&self) -> &[usize] {
+        &self.nodes
+    }
+    fn energy<T: Scalar>(&self, x: &[T], xp: &[T], _: &[T], c: &Ctx) -> T {
+        let law = &self.law;
+        if crossed(x, self.strip) {
+            return T::from(f64::INFINITY);
+        }
+        let (_, _, d) = closest(pt(x, 0), pt(x, 1), pt(x, 2), law.eps);
+        let mut e = law.penalty(d);
+        if !F {
+            return e;
+        }
+        let (tp, _, dp) = closest(pt(xp, 0), pt(xp, 1), pt(xp, 2), law.eps);
+        if dp.re() >= law.cutoff {
+            return e;
+        }
+        // N̄ = −φ'(d̄) from the generic penalty: k d/dd (sp(K(w−d))/K)².
+        let z = (dp - law.w) * (-law.k1);
+        let sig = if z.re() >= 0.0 {
+            ((-z).exp() + 1.0).recip()
+        } else {
+            z.exp() / (z.exp() + 1.0)
+        };
+        let normal = pliant_core::penalty::softplus(z) * sig * (2.0 * law.k / law.k1);
+        let (a, b) = (pt(xp, 1), pt(xp, 2));
+        let ed = [b[0] - a[0], b[1] - a[1]];
+        let l = (ed[0] * ed[0] + ed[1] * ed[1]).sqrt();
+        let tau = [ed[0] / l, ed[1] / l];
+        let coef = [T::from(1.0), tp - 1.0, -tp];
+        let mut u = T::from(0.0);
+        for (k, cf) in coef.iter().enumerate() {
+            for r in 0..2 {
+                u += *cf * tau[r] * (x[3 * k + r] - xp[3 * k + r]);
+            }
+        }
+        e += normal * coulomb_potential(u * u / (c.h * c.h), law.k2) * (c.h * law.mu);
+        e
+    }
+    fn value(&self, l: &Local) -> Option<f64> {
+        if crossed(l.x, self.strip) {
+            return Some(f64::INFINITY);
+        }
+        let (p, a, b) = (pt(l.x, 0), pt(l.x, 1), pt(l.x, 2));
+        let (_, _, d) = closest(p, a, b, self.law.eps);
+        let mut e = self.law.penalty_d(d).0;
+        if F && let Some((n, s)) = self.slip(l.x_prev) {
+            let u: f64 = (0..6)
+                .map(|i| s[i] * (l.x[at3(i)] - l.x_prev[at3(i)]))
+                .sum();
+            let (phi, _, _) = coulomb_potential_d(u.abs() / l.ctx.h, self.law.k2);
+            e += l.ctx.h * self.law.mu * n * phi;
+        }
+        Some(e)
+    }
+    fn gradient(&self, l: &Local, g: &mut [f64]) -> bool {
+        g[..9].fill(0.0);
+        let (d, grad, _) = self.distance_derivatives(l.x);
+        let (_, f1, _) = self.law.penalty_d(d);
+        for i in 0..6 {
+            g[at3(i)] = f1 * grad[i];
+        }
+        if F && let Some((n, s)) = self.slip(l.x_prev) {
+            let u: f64 = (0..6)
+                .map(|i| s[i] * (l.x[at3(i)] - l.x_prev[at3(i)]))
+                .sum();
+            let (_, p1, _) = coulomb_potential_d(u.abs() / l.ctx.h, self.law.k2);
+            // ∂/∂u [h μ N̄ Φ(|u|/h)] = μ N̄ (Φ'(s)/s) u/h.
+            let f = self.law.mu * n * p1 * u / l.ctx.h;
+            for i in 0..6 {
+                g[at3(i)] += f * s[i];
+            }
+        }
+        true
+    }
+    fn hessian(&self, l: &Local, h: &mut [f64]) -> bool {
+        h[..81].fill(0.0);
+        let (d, grad, hd) = self.distance_derivatives(l.x);
+        let (_, f1, f2) = self.law.penalty_d(d);
+        for i in 0..6 {
+            for j in 0..6 {
+                // Symmetrized: the two halves agree up to round-off.
+                let hij = 0.5 * (hd[i][j] + hd[j][i]);
+                h[at3(i) * 9 + at3(j)] = f2 * grad[i] * grad[j] + f1 * hij;
+            }
+        }
+        if F && let Some((n, s)) = self.slip(l.x_prev) {
+            let u: f64 = (0..6)
+                .map(|i| s[i] * (l.x[at3(i)] - l.x_prev[at3(i)]))
+                .sum();
+            let sv = u.abs() / l.ctx.h;
+            let (_, p1, p2) = coulomb_potential_d(sv, self.law.k2);
+            // ∂²/∂u² = (μ N̄/h) Φ''(s) = (μ N̄/h) (p2 s² + p1).
+            let c = self.law.mu * n / l.ctx.h * (p2 * sv * sv + p1);
+            for i in 0..6 {
+                for j in 0..6 {
+                    h[at3(i) * 9 + at3(j)] += c * s[i] * s[j];
+                }
+            }
+        }
+        true
+    }
+}
+
+/// The bound membrane contact.
+#[derive(Debug)]
+pub struct CellContactEnergy {
+    name: String,
+    law: Law,
+    delta: f64,
+    margin: Option<f64>,
+    layout: Layout,
+    /// DOFs (x, y) of every membrane node, in membrane order.
+    node_dofs: Vec<[usize; 2]>,
+    /// Model node of every membrane node.
+    node_ids: Vec<usize>,
+    /// Membrane of every membrane node.
+    owner: Vec<u32>,
+    /// Segments as (membrane node, next membrane node) local indices.
+    segments: Vec<[usize; 2]>,
+    /// Per membrane: its longest rest segment, m (the crossing strip).
+    strip: Vec<f64>,
+    pairs: Vec<(usize, usize)>,
+    set: Box<dyn Energy>,
+    version: u64,
+    last_move: f64,
+    start_q: Vec<f64>,
+}
+
+impl CellContactEnergy {
+    /// The current candidate pairs `(membrane node, segment)` (local
+    /// indices: membrane nodes in the order the membranes list them).
+    pub fn pairs(&self) -> &[(usize, usize)] {
+        &self.pairs
+    }
+
+    fn points(&self, q: &[f64]) -> Vec<[f64; 2]> {
+        self.node_dofs.iter().map(|d| [q[d[0]], q[d[1]]]).collect()
+    }
+
+    fn candidates(&self, q: &[f64], reach: f64) -> Vec<(usize, usize)> {
+        let pts = self.points(q);
+        let segs: Vec<_> = self
+            .segments
+            .iter()
+            .map(|&[a, b]| (pts[a], pts[b]))
+            .collect();
+        node_segment_pairs(&pts, &segs, reach, |n, s| {
+            self.owner[n] == self.owner[self.segments[s][0]]
+        })
+    }
+
+    fn build_set(&self, pairs: &[(usize, usize)]) -> Result<Box<dyn Energy>> {
+        let nodes = |&(n, s): &(usize, usize)| {
+            let [a, b] = self.segments[s];
+            [self.node_ids[n], self.node_ids[a], self.node_ids[b]]
+        };
+        let (law, n) = (self.law, self.start_q.len());
+        Ok(if law.mu > 0.0 {
+            let items = pairs.iter().map(|p| PairEl::<true> {
+                nodes: nodes(p),
+                law,
+                strip: self.strip[self.owner[self.segments[p.1][0]] as usize],
+            });
+            Box::new(Elements::bind_to(
+                items.collect(),
+                &self.layout,
+                n,
+                "pairs",
+            )?)
+        } else {
+            let items = pairs.iter().map(|p| PairEl::<false> {
+                nodes: nodes(p),
+                law,
+                strip: self.strip[self.owner[self.segments[p.1][0]] as usize],
+            });
+            Box::new(Elements::bind_to(
+                items.collect(),
+                &self.layout,
+                n,
+                "pairs",
+            )?)
+        })
+    }
+
+    fn set_pairs(&mut self, pairs: Vec<(usize, usize)>) {
+        if let Ok(set) = self.build_set(&pairs) {
+            self.set = set;
+            self.pairs = pairs;
+            self.version += 1;
+        }
+    }
+
+    fn distance(&self, pts: &[[f64; 2]], (n, s): (usize, usize)) -> f64 {
+        let [a, b] = self.segments[s];
+        closest(pts[n], pts[a], pts[b], 0.0).2
+    }
+}
+
+impl EnergySpec for CellContact {
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        info.require_dim("cell_contact", 2)?;
+        positive("thickness", self.thickness, "m")?;
+        positive("stiffness", self.stiffness, "N/m")?;
+        let delta = self.delta.unwrap_or(0.5 * self.thickness);
+        positive("delta", delta, "m")?;
+        let (mu, k2) = match self.friction {
+            None => (0.0, 0.0),
+            Some(f) => {
+                non_negative("friction.mu", f.mu, "dimensionless")?;
+                positive("friction.slip_velocity", f.slip_velocity, "m/s")?;
+                (f.mu, 15.0 / f.slip_velocity)
+            }
+        };
+        if let Some(m) = self.margin {
+            non_negative("margin", m, "m")?;
+        }
+        let count = info.layout.n_nodes();
+        let (mut node_dofs, mut node_ids, mut owner, mut segments, mut strip) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (mi, ring) in self.membranes.iter().enumerate() {
+            if ring.len() < 3 {
+                return Err(CellError::TooFewNodes {
+                    cell: mi,
+                    found: ring.len(),
+                }
+                .into());
+            }
+            let first = node_ids.len();
+            for (k, &node) in ring.iter().enumerate() {
+                let base =
+                    *info
+                        .layout
+                        .node_base()
+                        .get(node)
+                        .ok_or_else(|| CellError::MissingNode {
+                            what: format!("membranes[{mi}][{k}]"),
+                            node,
+                            count,
+                        })?;
+                node_dofs.push([base, base + 1]);
+                node_ids.push(node);
+                owner.push(mi as u32);
+                segments.push([first + k, first + (k + 1) % ring.len()]);
+            }
+            let pts: Vec<[f64; 2]> = node_dofs[first..]
+                .iter()
+                .map(|d| [info.q0[d[0]], info.q0[d[1]]])
+                .collect();
+            crate::ring::check_ring(mi, &pts)?;
+            let longest = (0..pts.len())
+                .map(|k| {
+                    let (a, b) = (pts[k], pts[(k + 1) % pts.len()]);
+                    (b[0] - a[0]).hypot(b[1] - a[1])
+                })
+                .fold(0.0, f64::max);
+            strip.push(longest);
+        }
+        let k1 = 15.0 / delta;
+        let law = Law {
+            w: self.thickness,
+            k1,
+            k: self.stiffness,
+            mu,
+            k2,
+            cutoff: self.thickness + 40.0 / k1,
+            eps: 1e-9 * self.thickness,
+        };
+        let mut energy = CellContactEnergy {
+            name: self.name.clone().unwrap_or_else(|| "cell_contact".into()),
+            law,
+            delta,
+            margin: self.margin,
+            layout: info.layout.clone(),
+            node_dofs,
+            node_ids,
+            owner,
+            segments,
+            strip,
+            pairs: Vec::new(),
+            set: Box::new(Elements::<PairEl<false>>::bind(vec![], info, "pairs")?),
+            version: 0,
+            last_move: 0.0,
+            start_q: info.q0.to_vec(),
+        };
+        let reach = law.cutoff + self.margin.unwrap_or(self.thickness);
+        let pairs = energy.candidates(info.q0, reach);
+        energy.set = energy.build_set(&pairs)?;
+        energy.pairs = pairs;
+        Ok(Box::new(energy))
+    }
+    fn label(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+}
+
+impl Energy for CellContactEnergy {
+    fn elements(&self) -> &dyn ElementSet {
+        self.set.elements()
+    }
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+    fn begin_step(&mut self, q_prev: &[f64], _p: &[f64], _dt: f64, _t: f64) {
+        let margin = self.margin.unwrap_or(self.law.w + 3.0 * self.last_move);
+        self.start_q.copy_from_slice(q_prev);
+        let needed = self.candidates(q_prev, self.law.cutoff + margin);
+        let covered = needed.iter().all(|p| self.pairs.binary_search(p).is_ok());
+        if !covered {
+            let pairs = self.candidates(q_prev, self.law.cutoff + 2.0 * margin);
+            self.set_pairs(pairs);
+        }
+    }
+    fn end_step(&mut self, q: &[f64], _p: &[f64]) {
+        let mut m: f64 = 0.0;
+        for d in &self.node_dofs {
+            let dx = q[d[0]] - self.start_q[d[0]];
+            let dy = q[d[1]] - self.start_q[d[1]];
+            m = m.max(dx.hypot(dy));
+        }
+        self.last_move = m;
+        let pts = self.points(q);
+        for p in self.candidates(q, self.law.cutoff) {
+            if self.pairs.binary_search(&p).is_err() && self.distance(&pts, p) < self.law.cutoff {
+                log::warn!(
+                    "{}: membrane node {} came within the contact band of segment {} without being a candidate; set a larger `margin`",
+                    self.name,
+                    self.node_ids[p.0],
+                    p.1
+                );
+            }
+        }
+    }
+    fn structure_version(&self) -> u64 {
+        self.version
+    }
+    fn carried_state(&self) -> Vec<f64> {
+        vec![self.last_move]
+    }
+    fn restore_carried_state(&mut self, snapshot: &[f64]) -> Result<()> {
+        match snapshot {
+            &[m] if m.is_finite() => {
+                self.last_move = m;
+                Ok(())
+            }
+            _ => Err(CoreError::Length {
+                what: "cell_contact carried state",
+                found: snapshot.len(),
+                expected: 1,
+            }),
+        }
+    }
+    fn reset(&mut self, _q: &[f64]) {
+        self.last_move = 0.0;
+    }
+    fn observables(&self, s: &EvalState) -> Vec<(String, f64)> {
+        let pts = self.points(s.q);
+        let band = self.law.cutoff - self.law.w;
+        let mut min_gap = band;
+        let mut touching = 0;
+        for &p in &self.pairs {
+            let d = self.distance(&pts, p);
+            min_gap = min_gap.min(d - self.law.w);
+            if d < self.law.w + self.delta {
+                touching += 1;
+            }
+        }
+        vec![
+            (format!("{}.pairs", self.name), touching as f64),
+            (format!("{}.min_gap", self.name), min_gap),
+        ]
+    }
+}
+
+pliant_core::register_energy!(
+    CellContact = "cell_contact",
+    "membrane–membrane contact between cells (2-D): node–segment log-exp penalty of `stiffness` k (N/m) keeping membranes `thickness` w (m) apart, tolerance `delta` (m), optional Coulomb `friction` {mu, slip_velocity}",
+    r#"{"type": "cell_contact", "membranes": [[0, 1, 2], [3, 4, 5]], "thickness": 0.002, "stiffness": 1000.0}"#
+);
