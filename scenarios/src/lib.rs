@@ -17,6 +17,10 @@
 //!   rolling against Table I).
 //! - [`pneunet_fem`]: a PneuNet bending actuator in FEM (chambers as
 //!   pressurized cavities), tip angle against pressure.
+//! - [`soft_cells`]: the soft multi-cellular robots of Germann et al.
+//!   (pressure cells, magnetic connectors, actuators; force–deflection,
+//!   bouncing, attaching, bending chains, self-folding letters, the
+//!   stacked-cells benchmark).
 //! - [`pressurized_sphere`]: a thick-walled sphere under internal
 //!   pressure, against Lamé's solution (the cavity's validation).
 #![warn(missing_docs)]
@@ -32,6 +36,7 @@ pub mod rod_cantilever;
 pub mod rod_scenes;
 pub mod shell_cantilever;
 pub mod shell_scenes;
+pub mod soft_cells;
 pub mod soft_snake;
 
 pub use error::{Result, ScenarioError};
@@ -44,4 +49,6 @@ pub fn link() {
     pliant_rod::link();
     pliant_shell::link();
     pliant_pneumatic::link();
+    pliant_cells::link();
+    pliant_magnetic::link();
 }

@@ -409,9 +409,18 @@ pub struct CellContactEnergy {
     version: u64,
     last_move: f64,
     start_q: Vec<f64>,
+    /// Wall time spent finding candidate pairs (broad phase), s.
+    search_time: f64,
 }
 
 impl CellContactEnergy {
+    /// Wall time this energy has spent in its broad phase (finding
+    /// candidate pairs at the start and checking for missed pairs at the
+    /// end of every step), s — for benchmarks.
+    pub fn search_time(&self) -> f64 {
+        self.search_time
+    }
+
     /// The current candidate pairs `(membrane node, segment)` (local
     /// indices: membrane nodes in the order the membranes list them).
     pub fn pairs(&self) -> &[(usize, usize)] {
@@ -566,6 +575,7 @@ impl EnergySpec for CellContact {
             version: 0,
             last_move: 0.0,
             start_q: info.q0.to_vec(),
+            search_time: 0.0,
         };
         let reach = law.cutoff + self.margin.unwrap_or(self.thickness);
         let pairs = energy.candidates(info.q0, reach);
@@ -586,6 +596,7 @@ impl Energy for CellContactEnergy {
         Some(self)
     }
     fn begin_step(&mut self, q_prev: &[f64], _p: &[f64], _dt: f64, _t: f64) {
+        let clock = std::time::Instant::now();
         let margin = self.margin.unwrap_or(self.law.w + 3.0 * self.last_move);
         self.start_q.copy_from_slice(q_prev);
         let needed = self.candidates(q_prev, self.law.cutoff + margin);
@@ -594,8 +605,10 @@ impl Energy for CellContactEnergy {
             let pairs = self.candidates(q_prev, self.law.cutoff + 2.0 * margin);
             self.set_pairs(pairs);
         }
+        self.search_time += clock.elapsed().as_secs_f64();
     }
     fn end_step(&mut self, q: &[f64], _p: &[f64]) {
+        let clock = std::time::Instant::now();
         let mut m: f64 = 0.0;
         for d in &self.node_dofs {
             let dx = q[d[0]] - self.start_q[d[0]];
@@ -614,6 +627,7 @@ impl Energy for CellContactEnergy {
                 );
             }
         }
+        self.search_time += clock.elapsed().as_secs_f64();
     }
     fn structure_version(&self) -> u64 {
         self.version

@@ -1,0 +1,250 @@
+//! Soft multi-cellular robots (Germann et al., *Soft Cell Simulator*;
+//! [`pliant::soft_cells`]).
+//!
+//! - `force`  — the force–deflection test of Fig. 3 for several pressure
+//!   constants: `force.csv`, `force.svg`; prints the stiffness per C.
+//! - `bounce` — a cell dropped at high and low pressure (Fig. 2a):
+//!   `bounce.csv`, `bounce.svg` (snapshots).
+//! - `bench`  — the stacked-cells benchmark: ms per cell-step at 10, 100,
+//!   1000 cells (`--ns`), dt = 1/50 s, implicit Euler; Newton iterations
+//!   per step and the broad phase's share.
+//! - `all`    — force and bounce.
+//!
+//! Each writes into `DIR` (default `out/cells`).
+//!
+//! `cargo run --release --example cells -- bench [--ns 10 100 1000] [--settle S] [--steps K]`
+
+use anyhow::Context;
+use pliant::cells::CellContactEnergy;
+use pliant::core::{Integrator, Simulator};
+use pliant::soft_cells::force_deflection::{force_deflection, stiffness};
+use pliant::soft_cells::scenes::bounce;
+use pliant::soft_cells::stack::{grid, stack};
+use pliant::soft_cells::{CellDesign, newton};
+use plotters::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[path = "common/output.rs"]
+mod output;
+use output::{bounds, csv, plot_lines, square};
+
+fn main() -> anyhow::Result<()> {
+    pliant::init();
+    let mut which = "all".to_string();
+    let mut out = PathBuf::from("out/cells");
+    let mut ns: Vec<usize> = vec![10, 100, 1000];
+    let (mut settle, mut steps) = (1.0f64, 50usize);
+    let mut args = std::env::args().skip(1).peekable();
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--out" => out = args.next().context("--out DIR")?.into(),
+            "--settle" => settle = args.next().context("--settle S")?.parse()?,
+            "--steps" => steps = args.next().context("--steps K")?.parse()?,
+            "--ns" => {
+                ns.clear();
+                while let Some(v) = args.peek().and_then(|v| v.parse().ok()) {
+                    ns.push(v);
+                    args.next();
+                }
+            }
+            w if !w.starts_with("--") => which = w.to_string(),
+            other => anyhow::bail!("unknown option {other}"),
+        }
+    }
+    std::fs::create_dir_all(&out)?;
+    match which.as_str() {
+        "force" => force(&out),
+        "bounce" => bounce_run(&out),
+        "bench" => bench(&ns, settle, steps),
+        "all" => {
+            force(&out)?;
+            bounce_run(&out)
+        }
+        other => anyhow::bail!("unknown run `{other}` (force, bounce, bench, all)"),
+    }
+}
+
+/// Fig. 3: force against deflection for several C.
+fn force(out: &Path) -> anyhow::Result<()> {
+    let design = CellDesign {
+        stretch_stiffness: 1e4,
+        bending_stiffness: 1e-5,
+        ..CellDesign::paper()
+    };
+    let max = 0.3 * design.radius;
+    let colors = [BLUE, GREEN, RED, MAGENTA, BLACK];
+    let (mut lines, mut rows) = (Vec::new(), Vec::new());
+    println!(
+        "force–deflection (Fig. 3), cell radius {} m:",
+        design.radius
+    );
+    for (c, color) in [0.05, 0.2, 1.0, 5.0, 20.0].into_iter().zip(colors) {
+        let curve = force_deflection(design, c, max, 10)?;
+        let k = stiffness(&curve, 5);
+        println!(
+            "  C = {c:5} N: stiffness at half travel {k:.4} N/m, force at full travel {:.4} N",
+            curve.last().unwrap().force
+        );
+        for p in &curve {
+            rows.push(vec![c, p.deflection, p.force]);
+        }
+        lines.push((
+            format!("C = {c} N"),
+            curve
+                .iter()
+                .map(|p| (p.deflection * 1e3, p.force))
+                .collect(),
+            color,
+        ));
+    }
+    csv(
+        &out.join("force.csv"),
+        &["C_N", "deflection_m", "force_N"],
+        &rows,
+    )?;
+    plot_lines(
+        &out.join("force.svg"),
+        "Force–deflection of one cell (Germann et al. Fig. 3)",
+        "bar travel (mm)",
+        "bar force (N per unit depth)",
+        &lines,
+    )?;
+    println!("wrote {}", out.join("force.svg").display());
+    Ok(())
+}
+
+/// Draws cell outlines: one panel per frame, equal scales.
+fn draw_cells(path: &Path, frames: &[(String, Vec<Vec<[f64; 2]>>)]) -> anyhow::Result<()> {
+    let pts: Vec<(f64, f64)> = frames
+        .iter()
+        .flat_map(|f| f.1.iter().flatten().map(|p| (p[0], p[1])))
+        .collect();
+    let (x0, x1, y0, y1) = square(bounds(pts.iter()));
+    let side = 360;
+    let root = SVGBackend::new(path, (side * frames.len() as u32, side + 40)).into_drawing_area();
+    root.fill(&WHITE)?;
+    for (area, (title, cells)) in root.split_evenly((1, frames.len())).iter().zip(frames) {
+        let mut chart = ChartBuilder::on(area)
+            .caption(title, ("sans-serif", 16))
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(40)
+            .build_cartesian_2d(x0..x1, y0.min(-0.02)..y1)?;
+        chart
+            .configure_mesh()
+            .x_desc("x (m)")
+            .y_desc("y (m)")
+            .draw()?;
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(x0, 0.0), (x1, 0.0)],
+            BLACK.stroke_width(2),
+        )))?;
+        for ring in cells {
+            let mut poly: Vec<(f64, f64)> = ring.iter().map(|p| (p[0], p[1])).collect();
+            poly.push(poly[0]);
+            chart.draw_series(std::iter::once(Polygon::new(
+                poly.clone(),
+                BLUE.mix(0.15).filled(),
+            )))?;
+            chart.draw_series(std::iter::once(PathElement::new(poly, BLUE)))?;
+        }
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// Fig. 2a: a stiff and a soft cell dropped from 1 m.
+fn bounce_run(out: &Path) -> anyhow::Result<()> {
+    let design = CellDesign::paper();
+    let (dt, seconds) = (0.002, 1.5);
+    let mut rows = Vec::new();
+    let mut panels = Vec::new();
+    for (label, c) in [("stiff", 20.0), ("soft", 0.5)] {
+        let (samples, frames) = bounce(design, c, 1.0, Integrator::ImplicitEuler, dt, seconds)?;
+        let flat = samples.iter().map(|s| s.aspect).fold(f64::MAX, f64::min);
+        let impact = samples
+            .iter()
+            .enumerate()
+            .min_by(|a, b| a.1.aspect.total_cmp(&b.1.aspect))
+            .map(|(i, _)| i)
+            .unwrap_or(0);
+        println!(
+            "{label} cell (C = {c} N): flattest height/width {flat:.3} at t = {:.3} s",
+            samples[impact].t
+        );
+        for s in &samples {
+            rows.push(vec![c, s.t, s.center, s.aspect, s.area_ratio]);
+        }
+        for &t in &[0.0, samples[impact].t, seconds] {
+            let i = samples
+                .iter()
+                .position(|s| s.t >= t - 1e-9)
+                .unwrap_or(samples.len() - 1);
+            // Side by side: offset each time by 1.2 m.
+            let k = panels.len() % 3;
+            let _ = k;
+            panels.push((
+                format!("{label}, C = {c} N, t = {:.2} s", samples[i].t),
+                vec![frames[i].clone()],
+            ));
+        }
+    }
+    csv(
+        &out.join("bounce.csv"),
+        &["C_N", "t_s", "center_m", "aspect", "area_ratio"],
+        &rows,
+    )?;
+    draw_cells(&out.join("bounce.svg"), &panels)?;
+    println!("wrote {}", out.join("bounce.svg").display());
+    Ok(())
+}
+
+/// The stacked-cells benchmark.
+fn bench(ns: &[usize], settle: f64, steps: usize) -> anyhow::Result<()> {
+    let dt = 1.0 / 50.0;
+    println!(
+        "stacked cells (radius 0.5 m, 100 membrane nodes, C = 2 N), implicit Euler, dt = 1/50 s, {} threads",
+        rayon::current_num_threads()
+    );
+    println!(
+        "{:>6} {:>7} {:>8} {:>9} {:>12} {:>10} {:>10}",
+        "cells", "grid", "build_s", "ms/step", "ms/cell-step", "newton/st", "search%"
+    );
+    for &n in ns {
+        let t0 = Instant::now();
+        let (model, _) = stack(n, 3)?;
+        let mut sim = Simulator::new(model, Integrator::ImplicitEuler, dt, newton())?;
+        let build = t0.elapsed().as_secs_f64();
+        for _ in 0..(settle / dt).round() as usize {
+            sim.step()?;
+        }
+        let search0 = sim
+            .model()
+            .energies_of::<CellContactEnergy>()
+            .first()
+            .map_or(0.0, |c| c.search_time());
+        let t1 = Instant::now();
+        let mut iters = 0;
+        for _ in 0..steps {
+            iters += sim.step()?.newton.iterations;
+        }
+        let wall = t1.elapsed().as_secs_f64();
+        let search = sim
+            .model()
+            .energies_of::<CellContactEnergy>()
+            .first()
+            .map_or(0.0, |c| c.search_time())
+            - search0;
+        let (rows, cols) = grid(n, 3);
+        println!(
+            "{n:>6} {:>7} {build:>8.2} {:>9.2} {:>12.4} {:>10.2} {:>9.1}%",
+            format!("{rows}x{cols}"),
+            1e3 * wall / steps as f64,
+            1e3 * wall / (steps * n) as f64,
+            iters as f64 / steps as f64,
+            100.0 * search / wall
+        );
+    }
+    Ok(())
+}
