@@ -35,12 +35,16 @@ fn main() -> anyhow::Result<()> {
     let mut out = PathBuf::from("out/cells");
     let mut ns: Vec<usize> = vec![10, 100, 1000];
     let (mut settle, mut steps) = (1.0f64, 50usize);
+    let mut letters = String::from("EPFL");
+    let mut seconds = 20.0f64;
     let mut args = std::env::args().skip(1).peekable();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--out" => out = args.next().context("--out DIR")?.into(),
             "--settle" => settle = args.next().context("--settle S")?.parse()?,
             "--steps" => steps = args.next().context("--steps K")?.parse()?,
+            "--letters" => letters = args.next().context("--letters EPFL")?,
+            "--seconds" => seconds = args.next().context("--seconds S")?.parse()?,
             "--ns" => {
                 ns.clear();
                 while let Some(v) = args.peek().and_then(|v| v.parse().ok()) {
@@ -57,6 +61,7 @@ fn main() -> anyhow::Result<()> {
         "force" => force(&out),
         "bounce" => bounce_run(&out),
         "bench" => bench(&ns, settle, steps),
+        "fold" => fold_run(&out, &letters, seconds),
         "all" => {
             force(&out)?;
             bounce_run(&out)
@@ -197,6 +202,68 @@ fn bounce_run(out: &Path) -> anyhow::Result<()> {
     )?;
     draw_cells(&out.join("bounce.svg"), &panels)?;
     println!("wrote {}", out.join("bounce.svg").display());
+    Ok(())
+}
+
+/// Fig. 5: chains folding into letters.
+fn fold_run(out: &Path, letters: &str, seconds: f64) -> anyhow::Result<()> {
+    use pliant::soft_cells::folding::{
+        FoldingDesign, Letter, centroids, contact_graph, shape_error,
+    };
+    let d = FoldingDesign::default();
+    for ch in letters.chars() {
+        let letter = Letter::ALL
+            .into_iter()
+            .find(|l| l.name() == ch.to_ascii_uppercase())
+            .with_context(|| format!("no letter {ch}"))?;
+        let t0 = Instant::now();
+        let steps = (seconds / d.dt).round() as usize;
+        let (model, f) = pliant::soft_cells::folding::chain(letter, &d)?;
+        let mut sim = Simulator::new(model, Integrator::ImplicitEuler, d.dt, newton())?;
+        let rings = f.rings.clone();
+        let frame = |sim: &Simulator| -> Vec<Vec<[f64; 2]>> {
+            rings
+                .iter()
+                .map(|r| {
+                    r.iter()
+                        .map(|&i| [sim.q()[2 * i], sim.q()[2 * i + 1]])
+                        .collect()
+                })
+                .collect()
+        };
+        let mut panels = vec![(format!("{ch}: t = 0 s"), frame(&sim))];
+        let shots = [0.1, 0.25, 0.5, 1.0];
+        let mut next = 0;
+        for s in 1..=steps {
+            sim.step()?;
+            if next < shots.len() && s == (shots[next] * steps as f64).round() as usize {
+                panels.push((format!("{ch}: t = {:.1} s", s as f64 * d.dt), frame(&sim)));
+                next += 1;
+            }
+        }
+        let c = centroids(&rings, sim.q());
+        if std::env::var("FOLD_DEBUG").is_ok() {
+            let p: Vec<f64> = sim
+                .model()
+                .layout()
+                .param_names()
+                .iter()
+                .map(|_| 1.0)
+                .collect();
+            eprintln!("{:?}", sim.observables(&p));
+            eprintln!("centroids {:?}", c);
+        }
+        let err = shape_error(letter, &c, f.pitch);
+        let ok = contact_graph(&c, f.pitch) == letter.contacts();
+        println!(
+            "{ch}: {} cells, shape error {:.3} pitches, contact graph {}, {:.1} s wall",
+            rings.len(),
+            err / f.pitch,
+            if ok { "matches the letter" } else { "DIFFERS" },
+            t0.elapsed().as_secs_f64()
+        );
+        draw_cells(&out.join(format!("fold_{ch}.svg")), &panels)?;
+    }
     Ok(())
 }
 

@@ -75,3 +75,37 @@ fn a_soft_cell_flattens_more_and_bounces_less_than_a_stiff_one() {
     };
     assert!(worst(&stiff) < 0.05 && worst(&soft) > worst(&stiff));
 }
+
+#[test]
+fn chains_fold_into_e_p_f_l() {
+    pliant::init();
+    use pliant::soft_cells::folding::{
+        FoldingDesign, Letter, centroids, contact_graph, fold, shape_error,
+    };
+    let d = FoldingDesign::default();
+    for letter in Letter::ALL {
+        let run = fold(letter, &d, 30.0, 50).unwrap();
+        let (f, sim) = (&run.chain, &run.sim);
+        let c = centroids(&f.rings, sim.q());
+        let graph = contact_graph(&c, f.pitch);
+        let err = shape_error(letter, &c, f.pitch);
+        eprintln!(
+            "{}: shape error {:.3} pitches, contacts {:?} vs {:?}",
+            letter.name(),
+            err / f.pitch,
+            graph,
+            letter.contacts()
+        );
+        assert_eq!(graph, letter.contacts(), "{}", letter.name());
+        assert!(err < 0.15 * f.pitch);
+        // Deterministic: the same run on one thread gives the same state.
+        if letter == Letter::L {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .unwrap();
+            let one = pool.install(|| fold(letter, &d, 30.0, 50)).unwrap();
+            assert_eq!(one.sim.q(), sim.q(), "thread count changed the result");
+        }
+    }
+}

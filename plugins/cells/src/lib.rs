@@ -12,6 +12,8 @@
 //!   membrane nodes whose length is a control.
 //! - [`CellContact`] (`"cell_contact"`): membrane–membrane contact between
 //!   cells with friction (node–segment penalty, grid broad phase).
+//! - [`CellLinks`] (`"cell_link"`): free joints — stiff bonds between
+//!   the centroids of two membranes, about which the cells turn freely.
 //! - [`circle`], [`check_ring`], [`polygon_area`]: ring geometry and its
 //!   validation (at least three nodes, no self-intersection, positive
 //!   counter-clockwise area).
@@ -27,12 +29,14 @@ mod cell;
 mod contact;
 mod error;
 mod grid;
+mod link;
 mod ring;
 
 pub use actuator::{Actuator, Actuators};
 pub use cell::{Cell, CellSet, Cells};
 pub use contact::{CellContact, CellContactEnergy, MembraneFriction};
 pub use error::CellError;
+pub use link::{CellLink, CellLinks};
 pub use ring::{add_ring, check_ring, circle, polygon_area};
 
 /// Call once from a binary so the linker keeps this crate's energy

@@ -3,7 +3,7 @@
 //! deformed and moving states, with the pressure constant and actuator
 //! lengths as channels and membranes in contact with friction.
 
-use pliant_cells::{Actuator, Actuators, Cell, CellContact, Cells, add_ring};
+use pliant_cells::{Actuator, Actuators, Cell, CellContact, CellLink, CellLinks, Cells, add_ring};
 use pliant_core::derivcheck::{Rng, Tolerances, check};
 use pliant_core::{EnergySpec, EvalState, Model, ModelBuilder, ParamChannel, Quantity};
 
@@ -120,4 +120,18 @@ fn contact_with_and_without_friction() {
         });
         check_model(&m, 0.0015, if friction { "friction" } else { "contact" });
     }
+}
+
+#[test]
+fn free_joints() {
+    let m = model(0.02, |rings| {
+        Box::new(CellLinks {
+            links: vec![CellLink {
+                rings: [rings[0].clone(), rings[1].clone()],
+                rest_length: Some(0.09),
+            }],
+            stiffness: 400.0,
+        })
+    });
+    check_model(&m, 0.01, "links");
 }
