@@ -109,3 +109,20 @@ fn chains_fold_into_e_p_f_l() {
         }
     }
 }
+
+#[test]
+fn folding_gradients_match_finite_differences_of_whole_rollouts() {
+    pliant::init();
+    use pliant::soft_cells::fold_optimize::fold_problem;
+    use pliant::soft_cells::folding::{FoldingDesign, Letter};
+    // The L's one fold, its activation in two blocks over 2 s; a shape
+    // objective at 2 s and an effort term.
+    let d = FoldingDesign::default();
+    let p = fold_problem(Letter::L, &d, 2.0, 2, 1.0, 1.0, 0.05).unwrap();
+    let w = p.shooting.w_of(&[0.7, 0.4]);
+    let check = p.shooting.check_gradient(&w, 1e-5).unwrap();
+    eprintln!("{check}");
+    assert!(check.scale > 0.0);
+    assert!(check.forward_vs_fd < 1e-4, "{check}");
+    assert!(check.adjoint_vs_forward < 1e-8, "{check}");
+}

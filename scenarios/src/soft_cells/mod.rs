@@ -8,6 +8,7 @@
 //! benchmark set-up ([`stack`]). SI units: m, kg, s, N; 2-D energies are
 //! per unit depth.
 
+pub mod fold_optimize;
 pub mod folding;
 pub mod force_deflection;
 pub mod scenes;
