@@ -5,10 +5,17 @@
 //!   constants: `force.csv`, `force.svg`; prints the stiffness per C.
 //! - `bounce` — a cell dropped at high and low pressure (Fig. 2a):
 //!   `bounce.csv`, `bounce.svg` (snapshots).
+//! - `attach` — two cells attaching, then detaching under a growing pull
+//!   (Fig. 2b): `attach.svg`.
+//! - `chain`  — a chain bent by actuators (Fig. 2c): `chain.svg`, `chain.csv`.
+//! - `fold`   — chains folding into E, P, F, L (Fig. 5; `--letters EPFL`,
+//!   `--seconds 30`): `fold_E.svg` … with snapshots.
+//! - `optimize` — a folding schedule for P from exact rollout gradients
+//!   (`--iterations 10`): `fold_schedule.csv`.
 //! - `bench`  — the stacked-cells benchmark: ms per cell-step at 10, 100,
 //!   1000 cells (`--ns`), dt = 1/50 s, implicit Euler; Newton iterations
 //!   per step and the broad phase's share.
-//! - `all`    — force and bounce.
+//! - `all`    — force, bounce, attach, chain and fold.
 //!
 //! Each writes into `DIR` (default `out/cells`).
 //!
@@ -65,11 +72,18 @@ fn main() -> anyhow::Result<()> {
         "bench" => bench(&ns, settle, steps),
         "fold" => fold_run(&out, &letters, seconds),
         "optimize" => optimize_fold(&out, iterations),
+        "attach" => attach(&out),
+        "chain" => chain_run(&out),
         "all" => {
             force(&out)?;
-            bounce_run(&out)
+            bounce_run(&out)?;
+            attach(&out)?;
+            chain_run(&out)?;
+            fold_run(&out, &letters, seconds)
         }
-        other => anyhow::bail!("unknown run `{other}` (force, bounce, bench, all)"),
+        other => anyhow::bail!(
+            "unknown run `{other}` (force, bounce, attach, chain, fold, optimize, bench, all)"
+        ),
     }
 }
 
@@ -205,6 +219,78 @@ fn bounce_run(out: &Path) -> anyhow::Result<()> {
     )?;
     draw_cells(&out.join("bounce.svg"), &panels)?;
     println!("wrote {}", out.join("bounce.svg").display());
+    Ok(())
+}
+
+/// The soft cell design of the attach, chain and fold scenes.
+fn light_cells() -> CellDesign {
+    CellDesign {
+        nodes: 40,
+        node_mass: 0.1 / 40.0,
+        pressure: 10.0,
+        ..CellDesign::paper()
+    }
+}
+
+/// Fig. 2b: attaching, then detaching under a growing pull.
+fn attach(out: &Path) -> anyhow::Result<()> {
+    use pliant::soft_cells::scenes::attach_and_pull;
+    let run = attach_and_pull(light_cells(), 300.0, 0.2, 0.05, 4.0, 1.0, 12.0, 20)?;
+    println!(
+        "attach (Fig. 2b): connectors within the 0.2 m radius at t = {} s; detached at a pull of {} (the pole law's peak force {:.3} N)",
+        run.attached_at
+            .map_or("never".into(), |t| format!("{t:.2}")),
+        run.detach_force
+            .map_or("— (held)".into(), |f| format!("{f:.3} N")),
+        run.peak_force
+    );
+    let pick = |t: f64| {
+        run.frames
+            .iter()
+            .min_by(|a, b| (a.0 - t).abs().total_cmp(&(b.0 - t).abs()))
+            .unwrap()
+    };
+    let (ta, td) = (
+        run.attached_at.unwrap_or(0.0),
+        run.detach_force.map_or(12.0, |f| 4.0 + f),
+    );
+    let panels: Vec<_> = [0.0, ta + 1.0, td - 0.2, td + 0.15]
+        .iter()
+        .map(|&t| {
+            let f = pick(t);
+            (format!("t = {:.1} s", f.0), f.1.clone())
+        })
+        .collect();
+    draw_cells(&out.join("attach.svg"), &panels)?;
+    println!("wrote {}", out.join("attach.svg").display());
+    Ok(())
+}
+
+/// Fig. 2c: a chain bent by actuators in its four inner cells.
+fn chain_run(out: &Path) -> anyhow::Result<()> {
+    use pliant::soft_cells::scenes::bending_chain;
+    let run = bending_chain(light_cells(), 6, 0.5, 6.0, 25)?;
+    let last = run.last().context("empty run")?;
+    println!(
+        "chain (Fig. 2c): bend {:.1}° after contracting the inner cells' tops to half",
+        last.1.to_degrees()
+    );
+    let panels: Vec<_> = [0, run.len() / 3, 2 * run.len() / 3, run.len() - 1]
+        .iter()
+        .map(|&i| {
+            (
+                format!("t = {:.1} s, bend {:.0}°", run[i].0, run[i].1.to_degrees()),
+                run[i].2.clone(),
+            )
+        })
+        .collect();
+    draw_cells(&out.join("chain.svg"), &panels)?;
+    csv(
+        &out.join("chain.csv"),
+        &["t_s", "bend_rad"],
+        &run.iter().map(|r| vec![r.0, r.1]).collect::<Vec<_>>(),
+    )?;
+    println!("wrote {}", out.join("chain.svg").display());
     Ok(())
 }
 

@@ -126,3 +126,47 @@ fn folding_gradients_match_finite_differences_of_whole_rollouts() {
     assert!(check.forward_vs_fd < 1e-4, "{check}");
     assert!(check.adjoint_vs_forward < 1e-8, "{check}");
 }
+
+#[test]
+fn two_cells_attach_within_the_radius_and_detach_near_the_poles_peak_force() {
+    pliant::init();
+    use pliant::soft_cells::scenes::attach_and_pull;
+    let design = CellDesign {
+        nodes: 40,
+        node_mass: 0.1 / 40.0,
+        pressure: 10.0,
+        ..CellDesign::paper()
+    };
+    let run = attach_and_pull(design, 300.0, 0.2, 0.05, 4.0, 1.0, 12.0, 100).unwrap();
+    eprintln!(
+        "attached at {:?} s, closest {:.4} m, detached at a pull of {:?} N; the law's peak {:.3} N",
+        run.attached_at, run.closest, run.detach_force, run.peak_force
+    );
+    assert!(run.attached_at.is_some_and(|t| t < 4.0));
+    let f = run.detach_force.expect("detached");
+    // It holds below the pole pair's peak force and lets go at it (the
+    // pull grows while the membranes stretch: within 10 %).
+    assert!(
+        (f - run.peak_force).abs() < 0.1 * run.peak_force,
+        "{f} vs {}",
+        run.peak_force
+    );
+}
+
+#[test]
+fn actuators_bend_a_straight_chain_into_an_arc() {
+    pliant::init();
+    use pliant::soft_cells::scenes::bending_chain;
+    let design = CellDesign {
+        nodes: 40,
+        node_mass: 0.1 / 40.0,
+        pressure: 10.0,
+        ..CellDesign::paper()
+    };
+    let run = bending_chain(design, 6, 0.5, 6.0, 50).unwrap();
+    let (first, last) = (run[0].1, run.last().unwrap().1);
+    eprintln!("bend {first:.4} rad at rest, {last:.3} rad contracted");
+    assert!(first.abs() < 1e-9);
+    // Contracting the tops bends the chain upwards (counter-clockwise).
+    assert!(last > 0.5, "bend {last} rad");
+}

@@ -1,5 +1,7 @@
 //! The paper's qualitative scenes (Germann et al. Fig. 2): a cell dropped
-//! on the ground at high and low pressure (2a).
+//! on the ground at high and low pressure (2a), two cells attaching and
+//! detaching under a growing pull (2b), a chain bent by contractile
+//! actuators (2c).
 
 use super::{CellDesign, CellWorld, ContactDesign};
 use pliant_cells::CellSet;
@@ -71,4 +73,245 @@ pub fn bounce(
         frames.push(pts);
     }
     Ok((samples, frames))
+}
+
+/// What [`attach_and_pull`] saw.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttachRun {
+    /// Time the two connectors first came within the interaction radius, s.
+    pub attached_at: Option<f64>,
+    /// Smallest connector distance reached, m.
+    pub closest: f64,
+    /// The pull (N) when the connectors left the interaction radius again.
+    pub detach_force: Option<f64>,
+    /// The pole law's largest force `≈ 1.24 μ q²/(4π r_c²)` (N), measured
+    /// on the law itself: the most a single pair can hold.
+    pub peak_force: f64,
+    /// Membranes of both cells every `every` steps.
+    pub frames: Vec<(f64, Vec<Frame>)>,
+}
+
+/// Germann et al. Fig. 2b: a cell drifting at `speed` (m/s, no gravity,
+/// no friction) towards another held by its far node attaches when the
+/// connectors on their facing sides come within the interaction radius
+/// `radius` (m); from `pull_from` (s) a pull on the right cell grows at
+/// `pull_rate` (N/s), spread over its far half, until the connection
+/// detaches. Pole strength `strength` (A·m), core radius `radius/4`.
+#[allow(clippy::too_many_arguments)]
+pub fn attach_and_pull(
+    design: CellDesign,
+    strength: f64,
+    radius: f64,
+    speed: f64,
+    pull_from: f64,
+    pull_rate: f64,
+    seconds: f64,
+    every: usize,
+) -> Result<AttachRun> {
+    use pliant_core::ParamChannel;
+    use pliant_environment::{NodeForce, PointForces};
+    use pliant_magnetic::{Connector, MagneticConnectors};
+    let contact = ContactDesign {
+        mu: 0.0,
+        ..ContactDesign::paper(&design)
+    };
+    let r = design.radius;
+    let gap = 1.5 * radius;
+    let mut w = CellWorld::new(design)?;
+    let a = w.add_cell([0.0, 0.0], 0.0)?;
+    let b = w.add_cell([2.0 * r + gap, 0.0], 0.0)?;
+    let (na, nb) = (w.node(a, 0), w.node_towards(b, std::f64::consts::PI, 0.0));
+    for &n in &w.rings[b] {
+        w.builder.set_velocity(2 * n, -speed)?;
+    }
+    // The pull: 1 N in total over the right cell's far half, scaled by a
+    // ramp channel (N).
+    let far: Vec<usize> = (0..design.nodes / 2)
+        .map(|k| w.node(b, k + 3 * design.nodes / 4))
+        .collect();
+    let share = 1.0 / far.len() as f64;
+    let ramp_end = seconds.max(pull_from + 1.0);
+    w.builder
+        .add_param(ParamChannel::control("pull", 0.0).with_keyframes(vec![
+            (0.0, 0.0),
+            (pull_from, 0.0),
+            (ramp_end, pull_rate * (ramp_end - pull_from)),
+        ]))?;
+    w.add_cells_energy(Some(contact));
+    let core = 0.25 * radius;
+    let mut magnets = MagneticConnectors::new(
+        vec![
+            Connector::pole(na, a, strength),
+            Connector::pole(nb, b, -strength),
+        ],
+        radius,
+    )
+    .with_profile(core, 0.2 * radius);
+    magnets.name = "magnets".into();
+    w.builder.add(magnets);
+    w.builder.add(
+        PointForces::new(
+            far.iter()
+                .map(|&n| NodeForce {
+                    node: n,
+                    force: vec![share, 0.0],
+                })
+                .collect(),
+        )
+        .scaled_by("pull"),
+    );
+    // The left cell is held by its leftmost node (a pull needs a
+    // counter-hold).
+    w.builder
+        .fix_node(w.node_towards(a, std::f64::consts::PI, 0.0))?;
+    let mut run = AttachRun {
+        attached_at: None,
+        closest: f64::INFINITY,
+        detach_force: None,
+        peak_force: 0.0,
+        frames: Vec::new(),
+    };
+    let model = w.builder.build()?;
+    let mut sim = Simulator::new(model, Integrator::ImplicitEuler, 0.005, super::newton())?;
+    let steps = (seconds / 0.005).round() as usize;
+    for s in 0..=steps {
+        if s > 0 {
+            sim.step()?;
+        }
+        let q = sim.q();
+        let d = (q[2 * nb] - q[2 * na]).hypot(q[2 * nb + 1] - q[2 * na + 1]);
+        run.closest = run.closest.min(d);
+        if run.attached_at.is_none() && d < radius {
+            run.attached_at = Some(sim.time());
+        }
+        if run.attached_at.is_some() && run.detach_force.is_none() && d > radius {
+            let t = sim.time();
+            run.detach_force = Some(pull_rate * (t - pull_from).max(0.0));
+        }
+        if s % every.max(1) == 0 {
+            let frame: Vec<Frame> = [a, b]
+                .iter()
+                .map(|&c| {
+                    w.rings[c]
+                        .iter()
+                        .map(|&n| [q[2 * n], q[2 * n + 1]])
+                        .collect()
+                })
+                .collect();
+            run.frames.push((sim.time(), frame));
+        }
+    }
+    // The law's peak force for this pair, sampled.
+    let k = 4e-7 * std::f64::consts::PI * strength * strength / (4.0 * std::f64::consts::PI);
+    run.peak_force = (1..2000)
+        .map(|i| {
+            let r = core * 2.0 * i as f64 / 2000.0;
+            if r >= core {
+                k / (r * r)
+            } else {
+                // d/dr of (15/8 − 5/4 u² + 3/8 u⁴)/r_c, u = r/r_c.
+                let u = r / core;
+                k * (2.5 * u - 1.5 * u * u * u) / (core * core)
+            }
+        })
+        .fold(0.0, f64::max);
+    Ok(run)
+}
+
+/// Germann et al. Fig. 2c: a row of `cells` cells joined by permanent
+/// joints (three bonds across each contact facet), the inner ones with a
+/// contractile actuator between the membrane points at 45° and 135°
+/// (across the cell's top). The actuators' length follows a channel from
+/// their rest length down to `(1 − contraction)` of it over the first half
+/// of `seconds`; the chain bends from straight to an arc. Returns, every
+/// `every` steps, the time, the bend (the turn between the first and last
+/// cells' joint directions, rad) and the membranes.
+pub fn bending_chain(
+    design: CellDesign,
+    cells: usize,
+    contraction: f64,
+    seconds: f64,
+    every: usize,
+) -> Result<Vec<(f64, f64, Vec<Frame>)>> {
+    use pliant_cells::{Actuator, Actuators};
+    use pliant_core::{ParamChannel, Quantity};
+    use pliant_environment::ViscousDamping;
+    use pliant_magnetic::{Joint, Joints};
+    use std::f64::consts::PI;
+    let contact = ContactDesign {
+        mu: 0.0,
+        ..ContactDesign::paper(&design)
+    };
+    let r = design.radius;
+    let pitch = 2.0 * r + contact.thickness;
+    let mut w = CellWorld::new(design)?;
+    for k in 0..cells {
+        w.add_cell([k as f64 * pitch, 0.0], 0.0)?;
+    }
+    let mut joints = Vec::new();
+    for k in 0..cells - 1 {
+        for s in [-0.3, 0.0, 0.3] {
+            joints.push(Joint::new(
+                [
+                    w.node_towards(k, s, 0.0),
+                    w.node_towards(k + 1, PI - s, 0.0),
+                ],
+                2000.0,
+            ));
+        }
+    }
+    // Rest length of an actuator across the top: the chord 45°–135°.
+    let chord = 2.0 * r * (PI / 4.0).cos();
+    w.builder
+        .add_param(ParamChannel::control("length", chord).with_keyframes(vec![
+            (0.0, chord),
+            (0.5 * seconds, (1.0 - contraction) * chord),
+        ]))?;
+    let actuators = (1..cells - 1)
+        .map(|k| Actuator {
+            nodes: [
+                w.node_towards(k, PI / 4.0, 0.0),
+                w.node_towards(k, 3.0 * PI / 4.0, 0.0),
+            ],
+            length: Some(Quantity::Channel("length".into())),
+        })
+        .collect();
+    w.add_cells_energy(Some(contact));
+    w.builder.add(Joints::new(joints));
+    w.builder.add(Actuators {
+        actuators,
+        stiffness: 500.0,
+    });
+    w.builder
+        .add(ViscousDamping::uniform(0.1 / design.nodes as f64));
+    let rings = w.rings.clone();
+    let model = w.builder.build()?;
+    let mut sim = Simulator::new(
+        model,
+        Integrator::ImplicitEuler,
+        1.0 / 50.0,
+        super::newton(),
+    )?;
+    let steps = (seconds * 50.0).round() as usize;
+    let mut out = Vec::new();
+    for s in 0..=steps {
+        if s > 0 {
+            sim.step()?;
+        }
+        if s % every.max(1) == 0 || s == steps {
+            let c = super::folding::centroids(&rings, sim.q());
+            let dir = |i: usize| (c[i + 1][1] - c[i][1]).atan2(c[i + 1][0] - c[i][0]);
+            let bend = dir(cells - 2) - dir(0);
+            let frame = rings
+                .iter()
+                .map(|ring| {
+                    ring.iter()
+                        .map(|&n| [sim.q()[2 * n], sim.q()[2 * n + 1]])
+                        .collect()
+                })
+                .collect();
+            out.push((sim.time(), bend, frame));
+        }
+    }
+    Ok(out)
 }
