@@ -331,17 +331,6 @@ fn fold_run(out: &Path, letters: &str, seconds: f64) -> anyhow::Result<()> {
             }
         }
         let c = centroids(&rings, sim.q());
-        if std::env::var("FOLD_DEBUG").is_ok() {
-            let p: Vec<f64> = sim
-                .model()
-                .layout()
-                .param_names()
-                .iter()
-                .map(|_| 1.0)
-                .collect();
-            eprintln!("{:?}", sim.observables(&p));
-            eprintln!("centroids {:?}", c);
-        }
         let err = shape_error(letter, &c, f.pitch);
         let ok = contact_graph(&c, f.pitch) == letter.contacts();
         println!(
