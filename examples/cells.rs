@@ -103,7 +103,7 @@ fn force(out: &Path) -> anyhow::Result<()> {
     );
     for (c, color) in [0.05, 0.2, 1.0, 5.0, 20.0].into_iter().zip(colors) {
         let curve = force_deflection(design, c, max, 10)?;
-        let k = stiffness(&curve, 5);
+        let k = stiffness(&curve, 5).context("a curve of 10 steps")?;
         println!(
             "  C = {c:5} N: stiffness at half travel {k:.4} N/m, force at full travel {:.4} N",
             curve.last().unwrap().force
@@ -129,7 +129,7 @@ fn force(out: &Path) -> anyhow::Result<()> {
         &out.join("force.svg"),
         "Force–deflection of one cell (Germann et al. Fig. 3)",
         "bar travel (mm)",
-        "bar force (N per unit depth)",
+        "bar force (N)",
         &lines,
     )?;
     println!("wrote {}", out.join("force.svg").display());
@@ -203,9 +203,6 @@ fn bounce_run(out: &Path) -> anyhow::Result<()> {
                 .iter()
                 .position(|s| s.t >= t - 1e-9)
                 .unwrap_or(samples.len() - 1);
-            // Side by side: offset each time by 1.2 m.
-            let k = panels.len() % 3;
-            let _ = k;
             panels.push((
                 format!("{label}, C = {c} N, t = {:.2} s", samples[i].t),
                 vec![frames[i].clone()],
@@ -235,7 +232,19 @@ fn light_cells() -> CellDesign {
 /// Fig. 2b: attaching, then detaching under a growing pull.
 fn attach(out: &Path) -> anyhow::Result<()> {
     use pliant::soft_cells::scenes::attach_and_pull;
-    let run = attach_and_pull(light_cells(), 300.0, 0.2, 0.05, 4.0, 1.0, 12.0, 20)?;
+    // The pull starts at PULL_FROM s and grows at PULL_RATE N/s.
+    const PULL_FROM: f64 = 4.0;
+    const PULL_RATE: f64 = 1.0;
+    let run = attach_and_pull(
+        light_cells(),
+        300.0,
+        0.2,
+        0.05,
+        PULL_FROM,
+        PULL_RATE,
+        12.0,
+        20,
+    )?;
     println!(
         "attach (Fig. 2b): connectors within the 0.2 m radius at t = {} s; detached at a pull of {} (the pole law's peak force {:.3} N)",
         run.attached_at
@@ -252,7 +261,7 @@ fn attach(out: &Path) -> anyhow::Result<()> {
     };
     let (ta, td) = (
         run.attached_at.unwrap_or(0.0),
-        run.detach_force.map_or(12.0, |f| 4.0 + f),
+        run.detach_force.map_or(12.0, |f| PULL_FROM + f / PULL_RATE),
     );
     let panels: Vec<_> = [0.0, ta + 1.0, td - 0.2, td + 0.15]
         .iter()

@@ -23,12 +23,14 @@ fn force_deflection_is_a_progressive_spring_tunable_over_100x_by_c() {
         let curve = force_deflection(design, c, max, 6).unwrap();
         eprintln!("C = {c} N: {curve:?}");
         // Progressive: the slope grows with the deflection.
-        let slopes: Vec<f64> = (2..curve.len()).map(|i| stiffness(&curve, i)).collect();
+        let slopes: Vec<f64> = (2..curve.len())
+            .map(|i| stiffness(&curve, i).unwrap())
+            .collect();
         for w in slopes.windows(2) {
             assert!(w[1] > w[0], "C = {c}: slopes {slopes:?} not increasing");
         }
         assert!(curve[0].force.abs() < 1e-3 * curve.last().unwrap().force);
-        k.push(stiffness(&curve, 3));
+        k.push(stiffness(&curve, 3).unwrap());
     }
     eprintln!("stiffness at half travel: {k:?} N/m");
     for w in k.windows(2) {
@@ -98,14 +100,17 @@ fn chains_fold_into_e_p_f_l() {
         );
         assert_eq!(graph, letter.contacts(), "{}", letter.name());
         assert!(err < 0.15 * f.pitch);
-        // Deterministic: the same run on one thread gives the same state.
+        // Deterministic: one thread and two give the same state.
         if letter == Letter::L {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(1)
-                .build()
-                .unwrap();
-            let one = pool.install(|| fold(letter, &d, 30.0, 50)).unwrap();
-            assert_eq!(one.sim.q(), sim.q(), "thread count changed the result");
+            let pool = |n| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .unwrap()
+            };
+            let one = pool(1).install(|| fold(letter, &d, 30.0, 50)).unwrap();
+            let two = pool(2).install(|| fold(letter, &d, 30.0, 50)).unwrap();
+            assert_eq!(one.sim.q(), two.sim.q(), "thread count changed the result");
         }
     }
 }
@@ -122,7 +127,10 @@ fn folding_gradients_match_finite_differences_of_whole_rollouts() {
     let w = p.shooting.w_of(&[0.7, 0.4]);
     let check = p.shooting.check_gradient(&w, 1e-5).unwrap();
     eprintln!("{check}");
-    assert!(check.scale > 0.0);
+    assert!(
+        check.scale > 1e-3,
+        "the objective does not depend on the schedule: {check}"
+    );
     assert!(check.forward_vs_fd < 1e-4, "{check}");
     assert!(check.adjoint_vs_forward < 1e-8, "{check}");
 }
@@ -166,7 +174,6 @@ fn actuators_bend_a_straight_chain_into_an_arc() {
     let run = bending_chain(design, 6, 0.5, 6.0, 50).unwrap();
     let (first, last) = (run[0].1, run.last().unwrap().1);
     eprintln!("bend {first:.4} rad at rest, {last:.3} rad contracted");
-    assert!(first.abs() < 1e-9);
     // Contracting the tops bends the chain upwards (counter-clockwise).
     assert!(last > 0.5, "bend {last} rad");
 }

@@ -148,8 +148,9 @@ impl EnergySpec for Actuators {
             let length = match &a.length {
                 None => Bound::Constant(d),
                 Some(q) => {
-                    if let Quantity::Value(v) = q {
-                        positive(&format!("{field}.length"), *v, "m")?;
+                    // A number, or the lowest value of the channel's schedule.
+                    if let Some(v) = q.lowest(info) {
+                        positive(&format!("{field}.length"), v, "m")?;
                     }
                     q.bound()
                 }

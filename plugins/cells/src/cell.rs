@@ -1,7 +1,7 @@
 //! Soft cells (scene type `"cells"`): a membrane ring of `n` nodes with
 //! stretching and bending stiffness, enclosing an ideal gas (Germann et
 //! al., Soft Cell Simulator, §III-A). Each cell is one element over its
-//! `2n` membrane coordinates, with energy (J per unit depth of the plane)
+//! `2n` membrane coordinates, with energy (J)
 //!
 //! `E = Σᵢ EA/(2ℓ̄ᵢ) (ℓᵢ − ℓ̄ᵢ)² + Σᵢ EI/(2ℓ̂ᵢ) (θᵢ − θ̄ᵢ)² + (C/ℓ̄) (V − V₀ − V₀ ln(V/V₀))`
 //!
@@ -18,15 +18,15 @@
 //! - **pressure**: `V` the enclosed area (m², [`crate::ring`]), `V₀` its
 //!   initial value. The energy's gradient pushes node `i` outward with
 //!
-//!   `Fᵢ = C (V₀/V − 1) · ½ ⊥(xᵢ₊₁ − xᵢ₋₁)/ℓ̄`,
+//!   `Fᵢ = C (V₀/V − 1) · ½ R(xᵢ₊₁ − xᵢ₋₁)/ℓ̄`, `R(u, v) = (v, −u)` (outward),
 //!
 //!   the paper's reactive force `F = C (V_init/V − 1)` per membrane
 //!   segment, applied as a 2-D pressure `p = C (V₀/V − 1)/ℓ̄` (N/m) on the
 //!   two half-segments at the node. `ℓ̄` is the mean rest segment length,
 //!   so `C` (N) keeps the paper's meaning — the force on one segment of
 //!   rest length — and a finer membrane (smaller `ℓ̄`) at the same `C` has
-//!   the same pressure per segment, not per unit length: `p ℓ̄ = C` is
-//!   what stays fixed. It is the ideal gas at constant temperature
+//!   the same pressure per segment, not per unit length: `p ℓ̄ = C (V₀/V − 1)`
+//!   is what stays fixed. It is the ideal gas at constant temperature
 //!   (`p_abs V = const`) less the ambient pressure `C/ℓ̄`, so `E` is convex
 //!   in `V` with its minimum at `V₀`. `C` is a number or a control
 //!   channel (the paper's parametric softness, changed at run time); its

@@ -22,7 +22,9 @@
 //!
 //! A node that has crossed a segment — it lies behind it (on the inner
 //! side of the counter-clockwise membrane) within one segment length, its
-//! closest point inside the segment — makes the energy `+∞`: Newton's line
+//! closest point inside the segment (one segment length, at most the
+//! membrane's area over its perimeter, so the strip never reaches through
+//! a thin membrane) — makes the energy `+∞`: Newton's line
 //! search then refuses the step that would push it through, so a membrane
 //! cannot be tunnelled through within a step as long as no node moves
 //! further than a segment length plus the band in one Newton update.
@@ -34,8 +36,9 @@
 //! folding onto itself in the paper's set-ups.
 //!
 //! Candidate pairs come from a grid broad phase ([`crate::grid`]) at the
-//! start of every step within the contact band plus a margin (the band
-//! width plus three times the last step's largest node displacement). The
+//! start of every step within the contact band plus a margin (the
+//! thickness `w` plus three times the last step's largest node
+//! displacement). The
 //! element set is rebuilt — a new [`Energy::structure_version`] — only when
 //! a pair within the tight band is missing from it, and then with twice the
 //! margin, so a settling pile does not rebuild its sparsity pattern every
@@ -402,7 +405,8 @@ pub struct CellContactEnergy {
     owner: Vec<u32>,
     /// Segments as (membrane node, next membrane node) local indices.
     segments: Vec<[usize; 2]>,
-    /// Per membrane: its longest rest segment, m (the crossing strip).
+    /// Per membrane: the crossing strip's depth, m (its longest rest
+    /// segment, at most its area over its perimeter).
     strip: Vec<f64>,
     pairs: Vec<(usize, usize)>,
     set: Box<dyn Energy>,
@@ -477,10 +481,13 @@ impl CellContactEnergy {
     }
 
     fn set_pairs(&mut self, pairs: Vec<(usize, usize)>) {
-        if let Ok(set) = self.build_set(&pairs) {
-            self.set = set;
-            self.pairs = pairs;
-            self.version += 1;
+        match self.build_set(&pairs) {
+            Ok(set) => {
+                self.set = set;
+                self.pairs = pairs;
+                self.version += 1;
+            }
+            Err(e) => log::error!("{}: could not rebuild the contact pairs: {e}", self.name),
         }
     }
 
@@ -541,13 +548,18 @@ impl EnergySpec for CellContact {
                 .map(|d| [info.q0[d[0]], info.q0[d[1]]])
                 .collect();
             crate::ring::check_ring(mi, &pts)?;
-            let longest = (0..pts.len())
+            let lengths: Vec<f64> = (0..pts.len())
                 .map(|k| {
                     let (a, b) = (pts[k], pts[(k + 1) % pts.len()]);
                     (b[0] - a[0]).hypot(b[1] - a[1])
                 })
-                .fold(0.0, f64::max);
-            strip.push(longest);
+                .collect();
+            let longest = lengths.iter().copied().fold(0.0, f64::max);
+            // Area over perimeter: half the inradius of a round membrane,
+            // about half the thickness of a thin one — the strip must not
+            // reach through a thin membrane to its other side.
+            let depth = crate::ring::polygon_area(&pts) / lengths.iter().sum::<f64>();
+            strip.push(longest.min(depth));
         }
         let k1 = 15.0 / delta;
         let law = Law {

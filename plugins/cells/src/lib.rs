@@ -1,8 +1,9 @@
 //! # pliant-cells
 //!
 //! Soft multi-cellular robots in the plane (Germann et al., *Soft Cell
-//! Simulator*), SI units throughout (m, kg, s, N; energies in J per unit
-//! depth of the plane, areas in m²). Models are 2-D (`dim: 2`).
+//! Simulator*), SI units throughout (m, kg, s, N, J; areas in m²). Models
+//! are 2-D (`dim: 2`): a cell is a flat body, its masses in kg and its
+//! forces in N as written (the paper's own model is 2-D too).
 //!
 //! - [`Cells`] (scene type `"cells"`): membrane rings with stretching and
 //!   bending stiffness enclosing an ideal gas, the paper's reactive force

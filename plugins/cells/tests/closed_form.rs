@@ -14,7 +14,7 @@ const N: usize = 100;
 
 /// Newton to 10⁻⁸ N: below that the incremental potential of a 1 g
 /// membrane node no longer resolves the decrease (its line search stalls
-/// in round-off), and a force of 10⁻⁸ N moves such a node by 4·10⁻¹² m
+/// in round-off), and a force of 10⁻⁸ N moves such a node by 4·10⁻⁹ m
 /// per step of 1/50 s.
 fn settings() -> NewtonSettings {
     NewtonSettings {
@@ -142,7 +142,8 @@ fn a_free_cell_conserves_energy_and_area_under_implicit_midpoint() {
     eprintln!("area within {worst_area:.3e} of V0, energy within {worst_energy:.3e}");
     assert!(worst_area < 2.5e-3, "area drifted by {worst_area}");
     assert!(worst_energy < 5e-4, "energy drifted by {worst_energy}");
-    assert!(worst_area > 0.0);
+    // It did oscillate: the area moved.
+    assert!(worst_area > 1e-5);
 }
 
 #[test]

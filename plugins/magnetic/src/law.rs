@@ -145,6 +145,22 @@ impl Law {
     }
 }
 
+/// The force between two poles at distance `r` (m) under the pole law,
+/// N, positive when they repel: `−dU/dr` for `U = k ψ₁(r)` with
+/// `k = μ q₁ q₂/(4π)` (N·m²), core radius `core`, interaction radius
+/// `radius` and switch width `width` (m) — `k/r²` between the core and the
+/// band, for users who need the law's numbers (the largest force a pair
+/// can hold, say).
+pub fn pole_force(k: f64, r: f64, core: f64, radius: f64, width: f64) -> f64 {
+    let law = Law {
+        core,
+        range: radius,
+        width,
+    };
+    let (_, g1, _) = law.profile_d(r * r, 1);
+    -k * g1 * r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

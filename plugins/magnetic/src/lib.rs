@@ -95,6 +95,7 @@ pub use connectors::{
 };
 pub use error::MagneticError;
 pub use joints::{BreakEvent, Joint, Joints, JointsEnergy};
+pub use law::pole_force;
 
 /// Call once from a binary so the linker keeps this crate's energy
 /// registrations even if nothing else from it is referenced.

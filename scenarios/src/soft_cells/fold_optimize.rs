@@ -163,6 +163,13 @@ pub fn fold_problem(
 ) -> Result<FoldProblem> {
     let (model, chain) = chain(letter, d)?;
     let steps = (seconds / d.dt).round() as usize;
+    if blocks == 0 || steps < blocks {
+        return Err(pliant_core::CoreError::degenerate(
+            "blocks",
+            format!("{blocks} blocks over {steps} steps: need 1 ≤ blocks ≤ steps"),
+        )
+        .into());
+    }
     let layout = model.layout();
     let channels: Vec<usize> = chain
         .channels

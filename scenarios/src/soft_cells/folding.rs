@@ -22,7 +22,7 @@
 //!   ([`pliant_cells::CellLinks`], a bond between their centroids, so they
 //!   turn freely about each other), and opposite magnetic poles sit at the
 //!   facet points that touch in the letter — on the pre-aligned chain
-//!   `≈ 2.8 R` apart. Switched on, they pull the rest of the chain round
+//!   `≈ 1.45 R` apart. Switched on, they pull the rest of the chain round
 //!   until the facets meet: a 90° fold.
 //! - **Closing contacts** of the letter between cells that are not
 //!   neighbours in the chain (the middle bar of E, the bowl of P) carry
@@ -217,12 +217,19 @@ pub struct Chain {
     pub pitch: f64,
     /// The letter.
     pub letter: Letter,
-    /// The channel names `fold{k}` of the turning pairs `k, k+1`.
+    /// The activation channels: `(k, fold{k})` for the turning pair
+    /// `k, k+1` and `(i, close{i}_{j})` for a closing contact `i, j`.
     pub channels: Vec<(usize, String)>,
 }
 
 /// Builds the straight chain for `letter`: its model (2-D) and layout.
 pub fn chain(letter: Letter, d: &FoldingDesign) -> Result<(Model, Chain)> {
+    if d.facet == 0 {
+        return Err(pliant_core::CoreError::degenerate(
+            "facet",
+            "a joint needs at least one bond or pole per side (facet ≥ 1)",
+        ));
+    }
     let contact = ContactDesign {
         mu: 0.0,
         ..ContactDesign::paper(&d.cell)
@@ -285,8 +292,8 @@ pub fn chain(letter: Letter, d: &FoldingDesign) -> Result<(Model, Chain)> {
         for side in offsets(d) {
             let na = w.node_towards(i, ai + side, 0.0);
             let nb = w.node_towards(j, aj - side, 0.0);
-            folds.push(Connector::pole(na, i, d.strength).with_channel(&name));
-            folds.push(Connector::pole(nb, j, -d.strength).with_channel(&name));
+            folds.push(Connector::pole(na, i, pole).with_channel(&name));
+            folds.push(Connector::pole(nb, j, -pole).with_channel(&name));
         }
     }
     // Switch-on times: all at once, or one fold after another from the
@@ -320,7 +327,7 @@ pub fn chain(letter: Letter, d: &FoldingDesign) -> Result<(Model, Chain)> {
             .collect(),
         stiffness: d.joint_stiffness,
     });
-    // Straight pairs: permanent joints, two stiff bonds across the facet.
+    // Straight pairs: permanent joints, `facet` stiff bonds across the contact.
     if !hold.is_empty() {
         w.builder.add(Joints::new(hold));
     }
@@ -383,8 +390,12 @@ pub fn contact_graph(c: &[[f64; 2]], pitch: f64) -> Vec<(usize, usize)> {
 
 /// Root-mean-square distance (m) between the centroids and the letter's
 /// grid positions after the best rigid motion (rotation and translation,
-/// no mirror) of the grid onto them.
+/// no mirror) of the grid onto them; `+∞` when `c` does not hold one
+/// centroid per cell of the letter.
 pub fn shape_error(letter: Letter, c: &[[f64; 2]], pitch: f64) -> f64 {
+    if c.len() != letter.path().len() {
+        return f64::INFINITY;
+    }
     let g: Vec<[f64; 2]> = letter
         .path()
         .iter()

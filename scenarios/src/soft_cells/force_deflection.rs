@@ -1,7 +1,7 @@
 //! The single-cell force–deflection test of Germann et al. Fig. 3: a cell
 //! bound to the ground (its lowest node fixed, the ground a rigid plane)
 //! is pressed by a rigid horizontal bar from above; the bar's force (N,
-//! per unit depth) against its travel (m) traces a progressive spring whose
+//! ) against its travel (m) traces a progressive spring whose
 //! stiffness grows with the pressure constant `C`.
 //!
 //! The bar is a rigid rectangle (a four-node membrane whose nodes follow a
@@ -21,9 +21,9 @@ use pliant_environment::ViscousDamping;
 /// One point of the curve.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DeflectionPoint {
-    /// Bar travel since it touched the cell, m.
+    /// Bar travel, m (it starts just out of contact).
     pub deflection: f64,
-    /// Bar force, N (per unit depth).
+    /// Bar force, N.
     pub force: f64,
 }
 
@@ -78,9 +78,10 @@ pub fn force_deflection(
     let c = w.add_cell([0.0, r], -std::f64::consts::FRAC_PI_2)?;
     let bottom = w.node(c, 0);
     w.builder.fix_node(bottom)?;
-    // The bar: 3R wide, R/10 thick, its underside a membrane thickness
-    // above the cell.
-    let y0 = 2.0 * r + contact.thickness;
+    // The bar: 3R wide, R/10 thick, its underside just beyond the contact
+    // band above the cell (the penalty reaches `w + 40δ/15`, δ = w/2), so
+    // the first point is measured out of contact.
+    let y0 = 2.0 * r + contact.thickness * (1.0 + 4.0 / 3.0) + 1e-3;
     let corners = [
         [-1.5 * r, y0],
         [1.5 * r, y0],
@@ -88,11 +89,13 @@ pub fn force_deflection(
         [-1.5 * r, y0 + 0.1 * r],
     ];
     let step = max_deflection / steps as f64;
+    // Window k (0 ≤ k ≤ steps) moves the bar to travel k·step over MOVE
+    // seconds and holds it for HOLD; window 0 holds it where it starts.
     let mut keys = vec![(0.0, 0.0)];
     for k in 1..=steps {
-        let t = (k - 1) as f64 * (MOVE + HOLD);
+        let t = k as f64 * (MOVE + HOLD);
+        keys.push((t, -((k - 1) as f64) * step));
         keys.push((t + MOVE, -(k as f64) * step));
-        keys.push((t + MOVE + HOLD, -(k as f64) * step));
     }
     let mut bar = Vec::new();
     let mut bar_y = Vec::new();
@@ -122,11 +125,8 @@ pub fn force_deflection(
     let model = w.builder.build()?;
     let mut sim = Simulator::new(model, Integrator::ImplicitEuler, DT, super::newton())?;
     let per_point = ((MOVE + HOLD) / DT).round() as usize;
-    let mut out = vec![DeflectionPoint {
-        deflection: 0.0,
-        force: 0.0,
-    }];
-    for k in 1..=steps {
+    let mut out = Vec::with_capacity(steps + 1);
+    for k in 0..=steps {
         for _ in 0..per_point {
             sim.step()?;
         }
@@ -139,8 +139,9 @@ pub fn force_deflection(
     Ok(out)
 }
 
-/// Slope `dF/dδ` (N/m) of a curve between its points `i − 1` and `i`.
-pub fn stiffness(curve: &[DeflectionPoint], i: usize) -> f64 {
-    let (a, b) = (curve[i - 1], curve[i]);
-    (b.force - a.force) / (b.deflection - a.deflection)
+/// Slope `dF/dδ` (N/m) of a curve between its points `i − 1` and `i`;
+/// `None` outside the curve.
+pub fn stiffness(curve: &[DeflectionPoint], i: usize) -> Option<f64> {
+    let (a, b) = (curve.get(i.checked_sub(1)?)?, curve.get(i)?);
+    Some((b.force - a.force) / (b.deflection - a.deflection))
 }

@@ -5,8 +5,7 @@
 //! pressure (Fig. 2a), two cells attaching and detaching (Fig. 2b), a chain
 //! bent by actuators (Fig. 2c) ([`scenes`]), self-folding chains forming
 //! the letters E, P, F, L (§V-D, Fig. 5; [`folding`]) and the stacked-cells
-//! benchmark set-up ([`stack`]). SI units: m, kg, s, N; 2-D energies are
-//! per unit depth.
+//! benchmark set-up ([`stack`]). SI units: m, kg, s, N, J (2-D models).
 
 pub mod fold_optimize;
 pub mod folding;
@@ -88,7 +87,7 @@ impl ContactDesign {
 
 /// Newton settings for cell scenes: converged to `10⁻⁸` N (a 1 g
 /// membrane node feels nothing below that: `10⁻⁸ N` moves it by
-/// `4·10⁻¹²` m per step of 1/50 s, while tighter tolerances stall in the
+/// `4·10⁻⁹` m per step of 1/50 s, while tighter tolerances stall in the
 /// round-off of the incremental potential).
 pub fn newton() -> NewtonSettings {
     NewtonSettings {
@@ -112,8 +111,18 @@ pub struct CellWorld {
 }
 
 impl CellWorld {
-    /// An empty 2-D world of cells of `design`.
+    /// An empty 2-D world of cells of `design` (at least three membrane
+    /// nodes, positive radius and node mass).
     pub fn new(design: CellDesign) -> Result<Self> {
+        if design.nodes < 3 {
+            return Err(pliant_cells::CellError::TooFewNodes {
+                cell: 0,
+                found: design.nodes,
+            }
+            .into());
+        }
+        pliant_core::Invalid::positive("design.radius", design.radius, "m")?;
+        pliant_core::Invalid::positive("design.node_mass", design.node_mass, "kg")?;
         Ok(Self {
             builder: ModelBuilder::new(2)?,
             rings: Vec::new(),

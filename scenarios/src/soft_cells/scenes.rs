@@ -26,7 +26,7 @@ pub struct BounceSample {
 
 /// A cell of `design` with pressure constant `pressure` (N) dropped from
 /// `height` (m, lowest membrane point above the ground) under gravity,
-/// frictional ground, implicit midpoint at `dt`, for `seconds`; returns
+/// frictional ground, `integrator` at `dt`, for `seconds`; returns
 /// the samples of every step and the membrane positions at every step
 /// (`[x, y]` per node).
 pub fn bounce(
@@ -84,8 +84,8 @@ pub struct AttachRun {
     pub closest: f64,
     /// The pull (N) when the connectors left the interaction radius again.
     pub detach_force: Option<f64>,
-    /// The pole law's largest force `≈ 1.24 μ q²/(4π r_c²)` (N), measured
-    /// on the law itself: the most a single pair can hold.
+    /// The pole law's largest force `≈ 1.24 μ q²/(4π r_c²)` (N), sampled
+    /// from [`pliant_magnetic::pole_force`]: the most a single pair can hold.
     pub peak_force: f64,
     /// Membranes of both cells every `every` steps.
     pub frames: Vec<(f64, Vec<Frame>)>,
@@ -201,18 +201,14 @@ pub fn attach_and_pull(
             run.frames.push((sim.time(), frame));
         }
     }
-    // The law's peak force for this pair, sampled.
-    let k = 4e-7 * std::f64::consts::PI * strength * strength / (4.0 * std::f64::consts::PI);
-    run.peak_force = (1..2000)
+    // The law's largest attraction for this pair, sampled on the law.
+    let k =
+        pliant_magnetic::VACUUM_PERMEABILITY * strength * strength / (4.0 * std::f64::consts::PI);
+    run.peak_force = (1..4000)
         .map(|i| {
-            let r = core * 2.0 * i as f64 / 2000.0;
-            if r >= core {
-                k / (r * r)
-            } else {
-                // d/dr of (15/8 − 5/4 u² + 3/8 u⁴)/r_c, u = r/r_c.
-                let u = r / core;
-                k * (2.5 * u - 1.5 * u * u * u) / (core * core)
-            }
+            let r = radius * i as f64 / 4000.0;
+            // Opposite poles: a negative (attracting) force.
+            -pliant_magnetic::pole_force(-k, r, core, radius, 0.2 * radius)
         })
         .fold(0.0, f64::max);
     Ok(run)
@@ -238,6 +234,14 @@ pub fn bending_chain(
     use pliant_environment::ViscousDamping;
     use pliant_magnetic::{Joint, Joints};
     use std::f64::consts::PI;
+    if cells < 3 || !(0.0..1.0).contains(&contraction) {
+        return Err(pliant_core::CoreError::degenerate(
+            "bending chain",
+            format!(
+                "{cells} cells, contraction {contraction}: need at least 3 cells and 0 ≤ contraction < 1"
+            ),
+        ));
+    }
     let contact = ContactDesign {
         mu: 0.0,
         ..ContactDesign::paper(&design)
