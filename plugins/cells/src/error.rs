@@ -77,6 +77,19 @@ pub enum CellError {
         /// Cell 0's node count.
         expected: usize,
     },
+    /// A free joint's rings differ in size from the set's first ring (one
+    /// `cell_link` energy links rings of one size), or are empty.
+    #[error(
+        "links[{link}]: a ring has {found} nodes but the first link's rings have {expected}: one `cell_link` energy links rings of one size, with at least one node"
+    )]
+    LinkRingSize {
+        /// Link index.
+        link: usize,
+        /// The ring's node count.
+        found: usize,
+        /// The first ring's node count.
+        expected: usize,
+    },
     /// A numeric field out of range.
     #[error("`{field}` must be {expected}, got {value}")]
     Field {

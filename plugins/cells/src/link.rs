@@ -182,8 +182,8 @@ impl EnergySpec for CellLinks {
             let mut dofs = Vec::with_capacity(4 * n);
             for (side, ring) in link.rings.iter().enumerate() {
                 if ring.len() != n || n == 0 {
-                    return Err(CellError::MixedSizes {
-                        cell: li,
+                    return Err(CellError::LinkRingSize {
+                        link: li,
                         found: ring.len(),
                         expected: n,
                     }

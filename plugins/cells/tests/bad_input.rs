@@ -173,3 +173,22 @@ fn a_cell_is_planar_only() {
     let e = b.build().unwrap_err();
     assert!(e.to_string().contains("cells"), "{e}");
 }
+
+#[test]
+fn links_of_mixed_ring_sizes_are_named() {
+    let e = bind(CellLinks {
+        links: vec![CellLink {
+            rings: [vec![0, 1, 2, 3, 4, 5], vec![6, 7, 8]],
+            rest_length: None,
+        }],
+        stiffness: 10.0,
+    });
+    assert_eq!(
+        cell_error(&e),
+        CellError::LinkRingSize {
+            link: 0,
+            found: 3,
+            expected: 6
+        }
+    );
+}
