@@ -279,6 +279,52 @@ pub fn check(energy: &dyn Energy, s: &EvalState, tol: &Tolerances) -> CheckRepor
     }
 }
 
+/// Checks every energy of `model` with [`check`] at `seeds` random states
+/// around its initial state: each coordinate moved by up to `±scale`, the
+/// previous state by up to `±prev_fraction · scale` from that (so history
+/// blocks see motion), parameters `p`, step `h` (s). `inspect` sees each
+/// energy and state first (to assert there is something to check); the
+/// reports go to stderr under `label`. For tests of small models.
+#[allow(clippy::too_many_arguments)]
+pub fn check_model_at_random_states(
+    model: &crate::Model,
+    p: &[f64],
+    scale: f64,
+    prev_fraction: f64,
+    h: f64,
+    seeds: std::ops::RangeInclusive<u64>,
+    tol: &Tolerances,
+    label: &str,
+    inspect: impl Fn(&dyn Energy, &EvalState),
+) {
+    for seed in seeds {
+        let mut rng = Rng::new(seed);
+        let q: Vec<f64> = model
+            .q0()
+            .iter()
+            .map(|x| x + rng.range(-scale, scale))
+            .collect();
+        let qp: Vec<f64> = q
+            .iter()
+            .map(|x| x + rng.range(-scale, scale) * prev_fraction)
+            .collect();
+        let s = EvalState {
+            q: &q,
+            q_prev: &qp,
+            p,
+            h,
+            dt: h,
+            t: 0.0,
+        };
+        for e in model.energies() {
+            inspect(e.as_ref(), &s);
+            let r = check(e.as_ref(), &s, tol);
+            eprintln!("{label} seed {seed}: {r:?}");
+            r.assert_within(tol);
+        }
+    }
+}
+
 /// A small deterministic generator (SplitMix64) for test states.
 #[derive(Debug, Clone)]
 pub struct Rng(u64);

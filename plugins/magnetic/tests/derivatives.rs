@@ -7,7 +7,7 @@
 mod common;
 
 use common::builder;
-use pliant_core::derivcheck::{Rng, Tolerances, check};
+use pliant_core::derivcheck::{Tolerances, check, check_model_at_random_states};
 use pliant_core::{EnergySpec, EvalState, Model, ParamChannel};
 use pliant_magnetic::{
     Connector, Joint, Joints, MagnetModel, MagneticConnectors, MagneticConnectorsEnergy,
@@ -77,33 +77,19 @@ fn dipoles() -> MagneticConnectors {
 }
 
 fn check_model(m: &Model, scale: f64, tol: &Tolerances, label: &str) {
-    for seed in 1..=3 {
-        let mut rng = Rng::new(seed);
-        let q: Vec<f64> = m
-            .q0()
-            .iter()
-            .map(|x| x + rng.range(-scale, scale))
-            .collect();
-        let qp: Vec<f64> = q
-            .iter()
-            .map(|x| x + rng.range(-scale, scale) * 0.3)
-            .collect();
-        let p = vec![0.7, 1.4];
-        let s = EvalState {
-            q: &q,
-            q_prev: &qp,
-            p: &p,
-            h: 0.01,
-            dt: 0.01,
-            t: 0.0,
-        };
-        for e in m.energies() {
+    check_model_at_random_states(
+        m,
+        &[0.7, 1.4],
+        scale,
+        0.3,
+        0.01,
+        1..=3,
+        tol,
+        label,
+        |e, _| {
             assert!(!e.elements().is_empty(), "{label}: no elements to check");
-            let r = check(e.as_ref(), &s, tol);
-            eprintln!("{label} seed {seed}: {r:?}");
-            r.assert_within(tol);
-        }
-    }
+        },
+    );
 }
 
 fn tolerances() -> Tolerances {
