@@ -16,7 +16,8 @@
 //! Each writes into `DIR/<gait>/` (default `out/snake`): `com.csv` (centre
 //! of mass, m) and `path.svg` (its XY path with the centre line every 3 s,
 //! as the paper's Fig. 12), `pmas.csv` / `pmas.svg` / `lengths.svg`
-//! (pressure in Pa and length in m of the nine muscles at 30 Hz), `contacts.csv` /
+//! (pressure in Pa and length in m of the nine muscles at 30 Hz; `controls.csv`
+//! the pressures by channel, which `pliant export` reads), `contacts.csv` /
 //! `contacts.svg` (the skin points touching the ground, sampled at 10 Hz:
 //! the contact map of Fig. 11), `snapshots.svg` (the body at six times) and
 //! `snake.pvd` (ParaView: skin triangles, centre line and muscles at
@@ -278,6 +279,14 @@ fn write_outputs(
     }
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     csv(&dir.join("pmas.csv"), &header, pmas)?;
+    // The pressure commands by control channel, for `pliant export`.
+    let mut controls = vec!["time_s".to_string()];
+    for names in &info.body.channels {
+        controls.extend(names.iter().map(|n| format!("{n}_Pa")));
+    }
+    let controls: Vec<&str> = controls.iter().map(String::as_str).collect();
+    let rows: Vec<Vec<f64>> = pmas.iter().map(|r| r[..controls.len()].to_vec()).collect();
+    csv(&dir.join("controls.csv"), &controls, &rows)?;
     csv(&dir.join("contacts.csv"), &["t_s", "x_m", "y_m"], contacts)?;
     let colors = [
         RED,

@@ -3,7 +3,7 @@
 //! Differentiable soft-robot physics. This facade re-exports the engine
 //! ([`core`]), the differentiable-trajectory crate ([`optim`]), the plugins
 //! ([`environment`], [`fem`], [`cable`], [`rod`], [`shell`], [`pneumatic`],
-//! [`cells`], [`magnetic`]) and the papers' scenarios
+//! [`cells`], [`magnetic`], [`hardware`]) and the papers' scenarios
 //! ([`scenarios`], whose modules are also re-exported at the top level),
 //! and holds what the `pliant` command line needs to simulate a scene
 //! ([`simulate`]). SI units throughout.
@@ -16,6 +16,7 @@ pub use pliant_cells as cells;
 pub use pliant_core as core;
 pub use pliant_environment as environment;
 pub use pliant_fem as fem;
+pub use pliant_hardware as hardware;
 pub use pliant_magnetic as magnetic;
 pub use pliant_optim as optim;
 pub use pliant_pneumatic as pneumatic;

@@ -101,13 +101,96 @@ enum Command {
         /// run of the same spec instead of resuming it.
         #[arg(long)]
         fresh: bool,
+        /// At the end, export the optimized controls with this hardware
+        /// profile (JSON) through `--export-backend`.
+        #[arg(long, value_name = "PROFILE")]
+        export: Option<PathBuf>,
+        /// Backend of `--export`.
+        #[arg(long, value_name = "NAME", default_value = "csv", requires = "export")]
+        export_backend: String,
     },
+    /// Export a run's optimized controls to hardware: resample them at the
+    /// controller rate, map them through a hardware profile to encoder
+    /// counts, regulator voltages or servo pulses, check every limit and
+    /// write them with a backend (or stream them to a serial port); plots
+    /// the commands over the controls next to the output.
+    Export {
+        /// Run directory (a `pliant optimize` output OUT/<name>/, or any
+        /// directory with a controls.csv).
+        #[arg(required_unless_present = "list")]
+        run: Option<PathBuf>,
+        /// Hardware profile (JSON; shipped ones are in examples/hardware/).
+        #[arg(long, required_unless_present = "list")]
+        profile: Option<PathBuf>,
+        /// Backend (`--list` shows them).
+        #[arg(long, default_value = "csv")]
+        backend: String,
+        /// Controller rate, Hz (default: the profile's).
+        #[arg(long, value_name = "HZ")]
+        rate: Option<f64>,
+        /// Output file (default RUN/commands_<backend>.<ext>); the port for
+        /// `serial`.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Saturate commands at the limits and report, instead of failing.
+        #[arg(long, conflicts_with = "warn_limits")]
+        clip: bool,
+        /// Write commands that break a limit unchanged and report the
+        /// violations as warnings (bench tests; motors faster than their
+        /// profile says).
+        #[arg(long)]
+        warn_limits: bool,
+        /// List the backends and exit.
+        #[arg(long)]
+        list: bool,
+        /// Backend plugin library to load first (repeatable).
+        #[arg(long = "plugin", value_name = "PATH")]
+        plugins: Vec<PathBuf>,
+    },
+}
+
+fn export_and_report(
+    run: &std::path::Path,
+    profile: &std::path::Path,
+    backend: &str,
+    opts: pliant_hardware::ExportOptions,
+    out: Option<&std::path::Path>,
+) -> Result<()> {
+    let profile = pliant_hardware::HardwareProfile::from_file(profile)?;
+    let t = std::time::Instant::now();
+    let r = pliant_hardware::export(run, &profile, backend, opts, out)?;
+    println!(
+        "exported {} channels ({}) x {} samples at {} Hz with profile `{}` through `{backend}` in {:.3} s",
+        r.channels.len(),
+        r.channels.join(", "),
+        r.samples,
+        r.rate_hz,
+        profile.name,
+        t.elapsed().as_secs_f64()
+    );
+    let what = if opts.limits == pliant_hardware::LimitPolicy::Clip {
+        "clipped"
+    } else {
+        "warning, written unchanged"
+    };
+    for v in &r.violations {
+        println!("  {what}: {v}");
+    }
+    for (c, d) in r.channels.iter().zip(&r.clip_deviation) {
+        if *d > 0.0 {
+            println!("  channel `{c}`: clipping moved the commands by up to {d:.3} device units");
+        }
+    }
+    println!("  commands: {}", r.output.display());
+    println!("  plot:     {}", r.plot.display());
+    Ok(())
 }
 
 fn optimize_and_report(
     spec: &OptimizeSpec,
     out: &std::path::Path,
     checkpoints: pliant::gait::Checkpoints,
+    export: Option<(&std::path::Path, &str)>,
 ) -> Result<()> {
     let setup = spec.setup()?;
     let z0 = spec.z0(&setup)?;
@@ -155,6 +238,16 @@ fn optimize_and_report(
     println!("outputs:");
     for f in &run.files {
         println!("  {}", f.display());
+    }
+    if let Some((profile, backend)) = export {
+        export_and_report(
+            &out.join(&setup.name),
+            profile,
+            backend,
+            pliant_hardware::ExportOptions::default(),
+            None,
+        )
+        .context("exporting the optimized controls (the optimization's outputs above are kept)")?;
     }
     Ok(())
 }
@@ -335,6 +428,7 @@ fn run_cli() -> Result<()> {
                 &pliant::gait::demo_spec(),
                 &out,
                 pliant::gait::Checkpoints::Off,
+                None,
             )?;
         }
         Command::Optimize {
@@ -343,6 +437,8 @@ fn run_cli() -> Result<()> {
             iterations,
             method,
             fresh,
+            export,
+            export_backend,
         } => {
             let text = pliant_core::scene::read_limited(&spec)?;
             let mut s = OptimizeSpec::from_json(&text, &spec.display().to_string())?;
@@ -357,7 +453,54 @@ fn run_cli() -> Result<()> {
             } else {
                 pliant::gait::Checkpoints::Resume
             };
-            optimize_and_report(&s, &out, checkpoints)?;
+            optimize_and_report(
+                &s,
+                &out,
+                checkpoints,
+                export.as_deref().map(|p| (p, export_backend.as_str())),
+            )?;
+        }
+        Command::Export {
+            run,
+            profile,
+            backend,
+            rate,
+            out,
+            clip,
+            warn_limits,
+            list,
+            plugins,
+        } => {
+            for p in &plugins {
+                let names = pliant_hardware::plugin::load(p)?;
+                log::info!("{}: {}", p.display(), names.join(", "));
+            }
+            if list {
+                println!("export backends:");
+                for b in pliant_hardware::backends() {
+                    println!("  {:<12} {}  [{}]", b.name, b.summary, b.provider);
+                }
+                return Ok(());
+            }
+            let (Some(run), Some(profile)) = (run, profile) else {
+                bail!("give a run directory and --profile (or --list)");
+            };
+            export_and_report(
+                &run,
+                &profile,
+                &backend,
+                pliant_hardware::ExportOptions {
+                    rate_hz: rate,
+                    limits: if clip {
+                        pliant_hardware::LimitPolicy::Clip
+                    } else if warn_limits {
+                        pliant_hardware::LimitPolicy::Warn
+                    } else {
+                        pliant_hardware::LimitPolicy::Fail
+                    },
+                },
+                out.as_deref(),
+            )?;
         }
         Command::Demo {
             which: Demo::Lattice,

@@ -184,16 +184,54 @@ impl Gait {
     }
     /// Spline weights of step `k` (1-based): `(keyframe, weight)` pairs.
     fn weights(&self, k: usize) -> Vec<(usize, f64)> {
+        self.weights_at(k as f64)
+    }
+    /// Spline weights at a time `tau` measured in steps (`t / h`, any real
+    /// value in `[0, steps]`; integer `tau` is step `k`): the continuous
+    /// signal the per-step controls sample.
+    fn weights_at(&self, tau: f64) -> Vec<(usize, f64)> {
         let n = self.keyframes;
-        if k <= self.prep_steps {
-            let s = k as f64 / self.prep_steps as f64;
+        let tau = tau.max(0.0);
+        if self.prep_steps > 0 && tau <= self.prep_steps as f64 {
+            let s = tau / self.prep_steps as f64;
             return vec![(0, h1(s))];
         }
-        let c = (k - self.prep_steps) % self.cycle_steps;
-        let tau = c as f64 * n as f64 / self.cycle_steps as f64;
-        let i = (tau.floor() as usize).min(n - 1);
-        let s = tau - i as f64;
+        let c = (tau - self.prep_steps as f64).rem_euclid(self.cycle_steps as f64);
+        let x = c * n as f64 / self.cycle_steps as f64;
+        let i = (x.floor() as usize).min(n - 1);
+        let s = x - i as f64;
         vec![(i, h0(s)), ((i + 1) % n, h1(s))]
+    }
+    /// Motor `motor`'s spline as knots `(tau, value)` (time in steps, value
+    /// in the channel's units), every knot with zero slope: the cubic Hermite
+    /// interpolant of these knots is [`Gait::value_at`]. A self-describing
+    /// form of the optimized signal for readers that do not know the layout
+    /// (hardware export): rest at 0, the preparatory segment, then every
+    /// keyframe of every cycle, ending on the next cycle's first keyframe.
+    pub fn knots(&self, keys: &[f64], motor: usize) -> Vec<(f64, f64)> {
+        let n = self.keyframes;
+        let key = |i: usize| keys[motor * n + i % n];
+        let mut out = Vec::with_capacity(self.cycles * n + 2);
+        if self.prep_steps > 0 {
+            out.push((0.0, 0.0));
+        }
+        let step = self.cycle_steps as f64 / n as f64;
+        for j in 0..=self.cycles * n {
+            out.push((self.prep_steps as f64 + j as f64 * step, key(j)));
+        }
+        out
+    }
+    /// Motor `motor`'s control at time `tau` in steps (`t / h`), from the
+    /// keyframes of every motor (`keys`, as [`Gait::keys_from_z`] returns
+    /// them): the zero-tangent Hermite spline of the optimization, between
+    /// and at the steps, so hardware can be driven at any rate from the same
+    /// signal. Units of the channel (m of contracted cable for cables).
+    pub fn value_at(&self, keys: &[f64], motor: usize, tau: f64) -> f64 {
+        let n = self.keyframes;
+        self.weights_at(tau)
+            .iter()
+            .map(|&(i, w)| w * keys[motor * n + i])
+            .sum()
     }
     /// The control map on `model`'s channels.
     pub fn control_map(&self, model: &Model) -> Result<ControlMap> {
@@ -413,6 +451,51 @@ mod tests {
         }
         // Midway between keys: the mean (H₀(½) = H₁(½) = ½).
         assert!((ev(0, 5) - 1.5).abs() < 1e-15);
+    }
+
+    #[test]
+    fn value_at_is_the_continuous_spline_the_steps_sample() {
+        let g = gait(true);
+        let keys = g.keys_from_z(&[1.0, -2.0, 3.0, 0.5]).unwrap();
+        for m in 0..2 {
+            for k in 1..=g.steps() {
+                let at_step: f64 = g.weights(k).iter().map(|&(i, w)| w * keys[m * 4 + i]).sum();
+                assert_eq!(g.value_at(&keys, m, k as f64), at_step);
+            }
+            // Rest at t = 0, continuous everywhere, zero slope at keyframes,
+            // and never outside the keys' range (a convex combination).
+            assert_eq!(g.value_at(&keys, m, 0.0), 0.0);
+            let n = 4000;
+            let dt = g.steps() as f64 / n as f64;
+            for j in 1..n {
+                let (a, b) = (
+                    g.value_at(&keys, m, (j - 1) as f64 * dt),
+                    g.value_at(&keys, m, j as f64 * dt),
+                );
+                assert!((b - a).abs() < 5.0 * 1.5 * dt, "jump at {}", j as f64 * dt);
+                assert!((-2.0..=3.0).contains(&b));
+            }
+            // The knots' zero-slope Hermite interpolant is the same signal.
+            let knots = g.knots(&keys, m);
+            for j in 0..=n {
+                let tau = j as f64 * dt;
+                let i = knots
+                    .iter()
+                    .rposition(|&(t, _)| t <= tau)
+                    .unwrap()
+                    .min(knots.len() - 2);
+                let ((t0, v0), (t1, v1)) = (knots[i], knots[i + 1]);
+                let s = (tau - t0) / (t1 - t0);
+                let h = v0 * (1.0 - 3.0 * s * s + 2.0 * s * s * s)
+                    + v1 * (3.0 * s * s - 2.0 * s * s * s);
+                assert!((h - g.value_at(&keys, m, tau)).abs() < 1e-12, "tau {tau}");
+            }
+            let key_time = g.prep_steps as f64 + g.cycle_steps as f64 / 4.0;
+            let slope = (g.value_at(&keys, m, key_time + 1e-6)
+                - g.value_at(&keys, m, key_time - 1e-6))
+                / 2e-6;
+            assert!(slope.abs() < 1e-4, "slope {slope} at a keyframe");
+        }
     }
 
     #[test]

@@ -161,55 +161,7 @@ pub fn load(path: &Path) -> std::result::Result<Vec<String>, PluginError> {
     if !same.is_empty() {
         return Ok(same);
     }
-    // A bare file name (no directory) is left to the dynamic loader's search path.
-    let bare = path.parent().is_none_or(|d| d.as_os_str().is_empty());
-    if !bare && !path.exists() {
-        return Err(PluginError::MissingFile { path: p });
-    }
-    if !bare {
-        preflight::check_shared_library(path)?;
-    }
-    // SAFETY: loading runs the library's initializers. We accept that for a
-    // file the user named as a plugin; everything after is checked.
-    let lib = unsafe { Library::new(path) }.map_err(|e| {
-        let mut reason = e.to_string();
-        let mut src = std::error::Error::source(&e);
-        while let Some(s) = src {
-            reason.push_str(": ");
-            reason.push_str(&s.to_string());
-            src = s.source();
-        }
-        PluginError::NotALibrary {
-            path: p.clone(),
-            reason,
-        }
-    })?;
-    let found = {
-        // SAFETY: the symbol is declared by the ABI as `extern "C" fn() -> *const c_char`.
-        let f = unsafe { lib.get::<unsafe extern "C" fn() -> *const c_char>(ABI_SYMBOL) }.map_err(
-            |_| PluginError::MissingEntryPoint {
-                path: p.clone(),
-                symbol: String::from_utf8_lossy(ABI_SYMBOL).into(),
-            },
-        )?;
-        // SAFETY: C ABI call; the result is checked for null and read as a C string.
-        let ptr = unsafe { f() };
-        if ptr.is_null() {
-            String::from("<null>")
-        } else {
-            // SAFETY: non-null pointer to a NUL-terminated static string, per the ABI.
-            unsafe { CStr::from_ptr(ptr) }
-                .to_string_lossy()
-                .into_owned()
-        }
-    };
-    if found != abi_tag() {
-        return Err(PluginError::AbiMismatch {
-            path: p,
-            expected: abi_tag().into(),
-            found,
-        });
-    }
+    let lib = open_checked(path, ABI_SYMBOL, abi_tag())?;
     let mut reg = Registrar::default();
     let code = {
         // SAFETY: the ABI tag matched, so the plugin was built by this compiler
@@ -271,6 +223,71 @@ pub fn load(path: &Path) -> std::result::Result<Vec<String>, PluginError> {
     std::mem::forget(lib);
     log::info!("loaded plugin {} ({})", p.display(), abi_tag());
     Ok(names)
+}
+
+/// Opens the shared library at `path` after the checks every pliant plugin
+/// kind shares: the file exists, is a complete shared library (parsed before
+/// the loader maps it), loads, and exports `abi_symbol` (an
+/// `extern "C" fn() -> *const c_char`) returning exactly `expected`. Only
+/// then may the caller look up and call its registration entry point.
+/// Other crates' plugin kinds (hardware export backends) use it with their
+/// own symbols and tags.
+pub fn open_checked(
+    path: &Path,
+    abi_symbol: &[u8],
+    expected: &str,
+) -> std::result::Result<Library, PluginError> {
+    let p = path.to_path_buf();
+    // A bare file name (no directory) is left to the dynamic loader's search path.
+    let bare = path.parent().is_none_or(|d| d.as_os_str().is_empty());
+    if !bare && !path.exists() {
+        return Err(PluginError::MissingFile { path: p });
+    }
+    if !bare {
+        preflight::check_shared_library(path)?;
+    }
+    // SAFETY: loading runs the library's initializers. We accept that for a
+    // file the user named as a plugin; everything after is checked.
+    let lib = unsafe { Library::new(path) }.map_err(|e| {
+        let mut reason = e.to_string();
+        let mut src = std::error::Error::source(&e);
+        while let Some(s) = src {
+            reason.push_str(": ");
+            reason.push_str(&s.to_string());
+            src = s.source();
+        }
+        PluginError::NotALibrary {
+            path: p.clone(),
+            reason,
+        }
+    })?;
+    let found = {
+        // SAFETY: the symbol is declared by the ABI as `extern "C" fn() -> *const c_char`.
+        let f = unsafe { lib.get::<unsafe extern "C" fn() -> *const c_char>(abi_symbol) }.map_err(
+            |_| PluginError::MissingEntryPoint {
+                path: p.clone(),
+                symbol: String::from_utf8_lossy(abi_symbol).into(),
+            },
+        )?;
+        // SAFETY: C ABI call; the result is checked for null and read as a C string.
+        let ptr = unsafe { f() };
+        if ptr.is_null() {
+            String::from("<null>")
+        } else {
+            // SAFETY: non-null pointer to a NUL-terminated static string, per the ABI.
+            unsafe { CStr::from_ptr(ptr) }
+                .to_string_lossy()
+                .into_owned()
+        }
+    };
+    if found != expected {
+        return Err(PluginError::AbiMismatch {
+            path: p,
+            expected: expected.into(),
+            found,
+        });
+    }
+    Ok(lib)
 }
 
 /// Whether two paths name the same file.

@@ -114,11 +114,35 @@ pub fn write_gait(
     written.push(path);
     // Summary.
     let path = dir.join("summary.json");
+    // Each motor's optimized signal `u` as cubic Hermite knots (time s,
+    // value m, slope m/s): what hardware export resamples at the
+    // controller's rate.
+    let keys = setup.gait.keys_from_z(z)?;
+    let splines: serde_json::Map<String, serde_json::Value> = problem
+        .motors
+        .iter()
+        .enumerate()
+        .map(|(m, mo)| {
+            let knots = setup.gait.knots(&keys, m);
+            (
+                mo.name.clone(),
+                serde_json::json!({
+                    "t_s": knots.iter().map(|k| k.0 * setup.h).collect::<Vec<_>>(),
+                    "value": knots.iter().map(|k| k.1).collect::<Vec<_>>(),
+                    "slope_per_s": vec![0.0; knots.len()],
+                }),
+            )
+        })
+        .collect();
     let json = serde_json::json!({
+        "splines": splines,
         "summary": summary,
         "z": z,
         "motors": problem.motors.iter().map(|m| m.name.clone()).collect::<Vec<_>>(),
         "keyframes": setup.gait.keyframes,
+        // The whole control layout, so that exporters can evaluate the
+        // optimized spline at any rate (`Gait::value_at`).
+        "gait": &setup.gait,
         "h_s": setup.h,
         "steps": tr.steps(),
     });
