@@ -202,6 +202,9 @@ fn gait_demo_optimizes_and_is_identical_with_one_and_two_threads() {
                 .unwrap();
         let progress = std::fs::read_to_string(d.join("progress.csv")).unwrap();
         assert!(progress.lines().count() >= 2, "{progress}");
+        if threads == "1" {
+            export_the_demo(&d);
+        }
         outputs.push((
             std::fs::read(d.join("controls.csv")).unwrap(),
             std::fs::read(d.join("com.csv")).unwrap(),
@@ -213,6 +216,158 @@ fn gait_demo_optimizes_and_is_identical_with_one_and_two_threads() {
         outputs[0] == outputs[1],
         "optimized gaits differ between RAYON_NUM_THREADS=1 and 2"
     );
+}
+
+/// `pliant export` on the demo's output with the shipped Tripod profile
+/// (Pololu 298:1 gearmotors, 5 mm spools, RoboClaw): the short demo gait
+/// winds cable faster than the motor's no-load speed, which is reported with
+/// channel and time; written anyway (`--warn-limits`) at one sample per
+/// step, every motor position's spool travel equals the slack-free cable
+/// contraction of that step within one encoder count.
+fn export_the_demo(run: &std::path::Path) {
+    let profile = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/hardware/tripod_pololu_roboclaw.json"
+    );
+    let out = pliant()
+        .args(["export"])
+        .arg(run)
+        .args(["--profile", profile])
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{e}");
+    assert!(
+        e.contains("limit violation")
+            && e.contains("channel `middle_leg_front`: speed")
+            && e.contains("at t = "),
+        "{e}"
+    );
+    let json = run.join("commands.json");
+    let out = pliant()
+        .args(["export"])
+        .arg(run)
+        .args([
+            "--profile",
+            profile,
+            "--backend",
+            "json",
+            "--warn-limits",
+            "--rate",
+            "30.303030303030305",
+            "--out",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("warning, written unchanged") && run.join("commands.json.svg").exists(),
+        "{stdout}"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let p: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(profile).unwrap()).unwrap();
+    let controls = std::fs::read_to_string(run.join("controls.csv")).unwrap();
+    let header: Vec<&str> = controls.lines().next().unwrap().split(',').collect();
+    for motor in ["middle_leg_front", "middle_leg_back"] {
+        let m = &p["channels"][motor];
+        let (r, gear, cpr) = (
+            m["spool_radius_m"].as_f64().unwrap(),
+            m["gear_ratio"].as_f64().unwrap(),
+            m["counts_per_motor_rev"].as_f64().unwrap(),
+        );
+        let per_count = std::f64::consts::TAU * r / (gear * cpr);
+        let col = header
+            .iter()
+            .position(|h| *h == format!("{motor}_u_post_m"))
+            .unwrap();
+        let counts = doc["channels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == motor)
+            .unwrap()["commands"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let mut checked = 0;
+        for line in controls.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let k: usize = f[0].parse().unwrap();
+            let u_post: f64 = f[col].parse().unwrap();
+            let travel = counts[k].as_f64().unwrap() * per_count;
+            assert!(
+                (travel - u_post).abs() <= per_count,
+                "{motor} step {k}: spool travel {travel} m, cable contraction {u_post} m (one count = {per_count} m)"
+            );
+            checked += 1;
+        }
+        assert!(checked > 50, "{checked}");
+    }
+}
+
+#[test]
+fn export_lists_backends_and_refuses_bad_input() {
+    let out = pliant().args(["export", "--list"]).output().unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{s}");
+    for b in [
+        "csv",
+        "json",
+        "c-header",
+        "roboclaw",
+        "daq-voltage",
+        "serial",
+    ] {
+        assert!(s.contains(b), "{b} missing: {s}");
+    }
+    let dir = tmp("export-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let profile = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/hardware/tripod_pololu_roboclaw.json"
+    );
+    let out = pliant()
+        .arg("export")
+        .arg(&dir)
+        .args(["--profile", profile])
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && e.contains("no controls.csv"),
+        "{e}"
+    );
+    let out = pliant()
+        .arg("export")
+        .arg(&dir)
+        .args(["--profile", profile, "--backend", "carrier-pigeon"])
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && e.contains("no export backend `carrier-pigeon`"),
+        "{e}"
+    );
+    let out = pliant()
+        .arg("export")
+        .arg(&dir)
+        .args(["--profile", "/nonexistent/hw.json"])
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && e.contains("/nonexistent/hw.json"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -391,3 +391,68 @@ fn cli_loads_plugins_from_flags_and_scene_files() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An export backend from a runtime plugin (`examples/plugins/lines_backend`):
+/// listed, used and round-tripped like a built-in one; a library without
+/// the backend entry points and a wrong-ABI library are refused.
+#[test]
+fn export_backends_load_from_plugins() {
+    use pliant_hardware::{ExportOptions, HardwareError, HardwareProfile, LimitPolicy};
+    let lines = lib("pliant_example_lines");
+    // From the command line.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pliant"))
+        .args(["export", "--list", "--plugin"])
+        .arg(&lines)
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        s.contains("lines") && s.contains("pliant_example_lines"),
+        "{s}"
+    );
+    // In process: load (twice: the same names), export, decode.
+    assert_eq!(pliant_hardware::plugin::load(&lines).unwrap(), ["lines"]);
+    assert_eq!(pliant_hardware::plugin::load(&lines).unwrap(), ["lines"]);
+    let dir = std::env::temp_dir().join(format!("pliant-backend-plugin-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut csv = String::from("time_s,middle_leg_front_m,middle_leg_back_m\n");
+    for k in 0..=30 {
+        let t = k as f64 * 0.033;
+        csv.push_str(&format!("{t},{},{}\n", 0.002 * (3.0 * t).sin(), -0.001 * t));
+    }
+    std::fs::write(dir.join("controls.csv"), csv).unwrap();
+    let profile = HardwareProfile::from_file(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/hardware/tripod_pololu_roboclaw.json"
+    )))
+    .unwrap();
+    let opts = ExportOptions {
+        rate_hz: Some(500.0),
+        limits: LimitPolicy::Fail,
+    };
+    let out = dir.join("gait.txt");
+    let report = pliant_hardware::export(&dir, &profile, "lines", opts, Some(&out)).unwrap();
+    let run = pliant_hardware::RunControls::read(&dir).unwrap();
+    let table = pliant_hardware::build(&run, &profile, opts).unwrap();
+    let decoded = pliant_hardware::backend("lines")
+        .unwrap()
+        .decode(&std::fs::read(&out).unwrap(), &profile)
+        .unwrap();
+    assert_eq!(report.samples, table.samples);
+    for c in &table.channels {
+        assert_eq!(decoded.channel(&c.name).unwrap(), c.device.as_slice());
+    }
+    // Not a backend plugin (an energy plugin has no pliant_hardware_abi).
+    let e = pliant_hardware::plugin::load(&dea()).unwrap_err();
+    assert!(
+        matches!(e, HardwareError::Plugin(PluginError::MissingEntryPoint { ref symbol, .. }) if symbol == "pliant_hardware_abi"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,11 +1,15 @@
 //! Checking command signals against a device's limits, and saturating them
 //! (`--clip`).
 //!
-//! Limits are checked on the device signal before quantization, sampled at
+//! Limits are checked on the device signal before quantization (whole
+//! counts would read as speed spikes of one count per sample), sampled at
 //! the controller rate `f`: position on the samples, speed on first
-//! differences `(d_{i+1} − d_i) f`, acceleration on second differences
-//! `(d_{i+1} − 2 d_i + d_{i−1}) f²` (quantization steps would otherwise read as
-//! speed spikes of one count per sample).
+//! differences `(d_{i+1} − d_i) f`, acceleration on second differences over
+//! the run's own step `h` (`w = round(h f)` samples):
+//! `(d_{i+w} − 2 d_i + d_{i−w}) / (w/f)²`. The run resolved the motion at `h`;
+//! a kink in the slack-free controls (a cable going from slack to taut) is a
+//! change of slope `Δv` that reads as `Δv / h` there, and as `Δv f` — growing
+//! with the export rate — over one controller period.
 
 use crate::drive::DeviceLimits;
 use crate::error::Violation;
@@ -17,6 +21,7 @@ pub(crate) fn check(
     unit: &str,
     d: &[f64],
     rate: f64,
+    accel_window: usize,
     lim: &DeviceLimits,
 ) -> Vec<Violation> {
     let mut out = Vec::new();
@@ -77,15 +82,15 @@ pub(crate) fn check(
         );
     }
     if let Some(amax) = lim.accel {
+        let w = accel_window.max(1);
+        let span = w as f64 / rate;
         worst(
             "acceleration",
             format!("{unit}/s²"),
-            &mut d
-                .windows(3)
-                .map(|w| (w[2] - 2.0 * w[1] + w[0]) * rate * rate)
-                .enumerate(),
+            &mut (w..d.len().saturating_sub(w))
+                .map(|i| (i - w, (d[i + w] - 2.0 * d[i] + d[i - w]) / (span * span))),
             &|a| (a.abs() > amax * (1.0 + 1e-9)).then_some(amax.copysign(a)),
-            1.0,
+            w as f64,
         );
     }
     out
@@ -152,13 +157,13 @@ mod tests {
         let slow: Vec<f64> = (0..1000)
             .map(|i| 50.0 * (i as f64 / 1000.0 * 2.0).sin())
             .collect();
-        assert!(check("a", "counts", &slow, rate, &lim()).is_empty());
+        assert!(check("a", "counts", &slow, rate, 1, &lim()).is_empty());
         // 50 sin(20 t): speed 1000 at t = 0 (exactly the limit, passes),
         // acceleration 20 000 at its peaks; 60 sin(20 t) breaks both and the range.
         let fast: Vec<f64> = (0..1000)
             .map(|i| 120.0 * (i as f64 / 1000.0 * 20.0).sin())
             .collect();
-        let v = check("a", "counts", &fast, rate, &lim());
+        let v = check("a", "counts", &fast, rate, 1, &lim());
         let kinds: Vec<&str> = v.iter().map(|v| v.limit).collect();
         assert_eq!(kinds, ["position", "speed", "acceleration"]);
         // The speed is worst at the zero crossings: t = k π / 20.
@@ -166,6 +171,25 @@ mod tests {
         let k = (t * 20.0 / std::f64::consts::PI).round();
         assert!((t - k * std::f64::consts::PI / 20.0).abs() < 2e-3, "{t}");
         assert!((v[1].value.abs() - 2400.0).abs() < 5.0);
+        // Over a 33-sample window the same signal's acceleration (48 000 at
+        // the peaks, slightly less averaged) is still caught.
+        let v = check("a", "counts", &fast, rate, 33, &lim());
+        assert!(
+            v.iter()
+                .any(|v| v.limit == "acceleration" && v.value.abs() > 40000.0)
+        );
+        // A kink (slope change of 100 counts/s at t = 0.5 s) reads as
+        // 100 × 1000 per s² over one sample but 100 / 0.033 over 33.
+        let kink: Vec<f64> = (0..1000)
+            .map(|i| if i < 500 { 0.0 } else { 0.1 * (i - 500) as f64 })
+            .collect();
+        let lim = DeviceLimits {
+            range: (-1e3, 1e3),
+            speed: None,
+            accel: Some(20000.0),
+        };
+        assert_eq!(check("a", "c", &kink, rate, 1, &lim).len(), 1);
+        assert!(check("a", "c", &kink, rate, 33, &lim).is_empty());
     }
 
     #[test]
@@ -176,7 +200,7 @@ mod tests {
             .collect();
         let dev = clip(&mut d, rate, &lim());
         assert!(dev > 20.0);
-        let after = check("a", "counts", &d, rate, &lim());
+        let after = check("a", "counts", &d, rate, 1, &lim());
         assert!(after.is_empty(), "{after:?}");
         // A slow signal is left alone.
         let mut s: Vec<f64> = (0..1000)

@@ -318,6 +318,15 @@ impl RunControls {
         })
     }
 
+    /// The run's step: the shortest interval between its samples, s.
+    pub fn step(&self) -> f64 {
+        self.channels
+            .iter()
+            .flat_map(|c| c.times.windows(2).map(|w| w[1] - w[0]))
+            .fold(f64::INFINITY, f64::min)
+            .min(self.duration().max(1e-9))
+    }
+
     /// The last sample time, s.
     pub fn duration(&self) -> f64 {
         self.channels

@@ -105,6 +105,8 @@ pub fn build(
     }
     let duration = run.duration();
     let samples = (duration * rate + 1e-9).floor() as usize + 1;
+    // Acceleration is checked over the run's own step (see `limits`).
+    let window = (run.step() * rate).round().max(1.0) as usize;
     let mut channels = Vec::with_capacity(run.channels.len());
     let mut violations = Vec::new();
     let mut clip_deviation = Vec::new();
@@ -122,7 +124,7 @@ pub fn build(
         let control: Vec<f64> = (0..samples).map(|i| ch.value(i as f64 / rate)).collect();
         let mut device: Vec<f64> = control.iter().map(|&u| drive.to_device(u)).collect();
         let lim = drive.limits();
-        let v = limits::check(&ch.name, drive.device_unit(), &device, rate, &lim);
+        let v = limits::check(&ch.name, drive.device_unit(), &device, rate, window, &lim);
         let mut deviation = 0.0;
         if !v.is_empty() && opts.limits == LimitPolicy::Clip {
             deviation = limits::clip(&mut device, rate, &lim);

@@ -318,7 +318,7 @@ fn the_roboclaw_stream_uses_each_controllers_outputs_and_limits() {
     for (i, p) in packets.iter().enumerate() {
         assert_eq!((p.address, p.buffer), (0x80, 1));
         let (m1, m2) = (p.motors[0].1, p.motors[1].1);
-        assert_eq!((m1.speed, m1.accel, m1.deccel), (4767, 50000, 50000));
+        assert_eq!((m1.speed, m1.accel, m1.deccel), (5958, 200000, 200000));
         assert_eq!(m1.position as f64, table.channels[0].device[i]);
         assert_eq!(m2.position as f64, table.channels[1].device[i]);
     }
@@ -349,7 +349,7 @@ fn a_motor_too_slow_for_the_gait_is_reported_with_channel_and_time() {
         .iter()
         .find(|v| v.limit == "speed" && v.channel == "middle_leg_front")
         .unwrap_or_else(|| panic!("{e}"));
-    assert!(speed.value.abs() > 4767.0 && speed.unit == "counts/s");
+    assert!(speed.value.abs() > 5958.0 && speed.unit == "counts/s");
     assert!(speed.time > 0.0 && speed.time < run.duration());
     let msg = e.to_string();
     assert!(
