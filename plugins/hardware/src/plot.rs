@@ -34,7 +34,11 @@ fn draw(
     )?;
     let panels = root.split_evenly((n, 1));
     let t_end = table.time(table.samples.saturating_sub(1)).max(1e-9);
-    for (panel, (c, rc)) in panels.iter().zip(table.channels.iter().zip(&run.channels)) {
+    for (k, (panel, (c, rc))) in panels
+        .iter()
+        .zip(table.channels.iter().zip(&run.channels))
+        .enumerate()
+    {
         let unit = c.drive.control_unit();
         // Centimetres read better than metres for cables.
         let scale = if unit == "m" {
@@ -123,6 +127,10 @@ fn draw(
             .draw_series(samples.iter().map(|&p| Circle::new(p, 3, RED.filled())))?
             .label("run's controls at its steps (slack-free)")
             .legend(|(x, y)| Circle::new((x + 10, y), 3, RED.filled()));
+        if k > 0 {
+            // One legend, on the first panel, leaves the others' curves clear.
+            continue;
+        }
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperRight)
