@@ -106,7 +106,9 @@ fn volts() -> String {
     "V".into()
 }
 
-/// An analogue output converter: `bits` over `range`.
+/// An analogue output converter: `bits` over `range`, codes `k = 0 … 2^bits − 1`
+/// at `lo + k (hi − lo) / 2^bits` (the usual bipolar convention: 0 V is a
+/// code, one LSB of a 16-bit ±10 V output is 305 µV).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Dac {
@@ -364,8 +366,10 @@ impl Drive {
             Drive::CableMotor(_) => d.round(),
             Drive::PressureRegulator(p) => match p.dac {
                 Some(dac) => {
-                    let lsb = (dac.range[1] - dac.range[0]) / ((1u64 << dac.bits) - 1) as f64;
-                    dac.range[0] + ((d - dac.range[0]) / lsb).round() * lsb
+                    let codes = (1u64 << dac.bits) as f64;
+                    let lsb = (dac.range[1] - dac.range[0]) / codes;
+                    let k = ((d - dac.range[0]) / lsb).round().clamp(0.0, codes - 1.0);
+                    dac.range[0] + k * lsb
                 }
                 None => d,
             },
@@ -379,7 +383,7 @@ impl Drive {
         match self {
             Drive::CableMotor(_) => 1.0,
             Drive::PressureRegulator(p) => p.dac.map_or(0.0, |dac| {
-                ((dac.range[1] - dac.range[0]) / ((1u64 << dac.bits) - 1) as f64).abs()
+                ((dac.range[1] - dac.range[0]) / (1u64 << dac.bits) as f64).abs()
             }),
             Drive::Servo(s) => s.pulse_resolution_us,
         }
@@ -477,10 +481,11 @@ mod tests {
         let lim = d.limits();
         assert_eq!(lim.range.0, 0.0);
         assert!((lim.range.1 - 10.0 / 3.0).abs() < 1e-12);
-        // 16 bits over 20 V.
-        assert!((d.device_quantum() - 20.0 / 65535.0).abs() < 1e-15);
+        // 16 bits over 20 V; 0 V is a code.
+        assert!((d.device_quantum() - 20.0 / 65536.0).abs() < 1e-15);
         let q = d.quantize(1.23456);
-        assert!((q - 1.23456).abs() <= 0.5 * 20.0 / 65535.0 + 1e-15);
+        assert!((q - 1.23456).abs() <= 0.5 * 20.0 / 65536.0 + 1e-15);
+        assert_eq!(d.quantize(0.0), 0.0);
     }
 
     #[test]

@@ -125,7 +125,12 @@ fn draw(
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE));
         chart
             .draw_series(samples.iter().map(|&p| Circle::new(p, 3, RED.filled())))?
-            .label("run's controls at its steps (slack-free)")
+            .label(match rc.interpolation {
+                crate::run::Interpolation::SplinePlusSlack => {
+                    "run's controls at its steps (slack-free)"
+                }
+                crate::run::Interpolation::MonotoneSamples => "run's controls at its samples",
+            })
             .legend(|(x, y)| Circle::new((x + 10, y), 3, RED.filled()));
         if k > 0 {
             // One legend, on the first panel, leaves the others' curves clear.

@@ -26,7 +26,7 @@ pub(crate) fn provenance(table: &CommandTable, backend: &str) -> Vec<String> {
     ];
     for (c, dev) in table.channels.iter().zip(&table.clip_deviation) {
         lines.push(format!(
-            "channel {}: {} in {}, control in {}, one step = {:e} {}{}",
+            "channel {}: {} in {}, control in {}, one step = {:.4e} {}{}",
             c.name,
             c.drive.kind(),
             c.drive.device_unit(),
