@@ -116,6 +116,20 @@ pub enum HardwareError {
         /// The rate given.
         rate: f64,
     },
+    /// The rate asks for more samples than an export makes.
+    #[error(
+        "{rate} Hz over {duration} s is {samples:.0} samples per channel, more than {max}; lower --rate"
+    )]
+    TooManySamples {
+        /// The rate, Hz.
+        rate: f64,
+        /// The run's duration, s.
+        duration: f64,
+        /// Samples it would take.
+        samples: f64,
+        /// The cap.
+        max: usize,
+    },
     /// No backend of that name is registered.
     #[error("no export backend `{name}`; available: {}", known.join(", "))]
     UnknownBackend {

@@ -9,6 +9,9 @@ use crate::limits;
 use crate::profile::HardwareProfile;
 use crate::run::RunControls;
 
+/// Most samples per channel an export makes (10⁸: 28 hours at 1 kHz).
+pub const MAX_SAMPLES: usize = 100_000_000;
+
 /// pliant's version, recorded in every export.
 pub const PLIANT_VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -104,7 +107,24 @@ pub fn build(
         return Err(HardwareError::BadRate { rate });
     }
     let duration = run.duration();
-    let samples = (duration * rate + 1e-9).floor() as usize + 1;
+    let count = (duration * rate + 1e-9).floor() + 1.0;
+    if count > MAX_SAMPLES as f64 {
+        return Err(HardwareError::TooManySamples {
+            rate,
+            duration,
+            samples: count,
+            max: MAX_SAMPLES,
+        });
+    }
+    let samples = count as usize;
+    for name in profile.channels.keys() {
+        if !run.channels.iter().any(|c| &c.name == name) {
+            log::warn!(
+                "profile `{}` drives `{name}`, which the run does not have: not exported",
+                profile.name
+            );
+        }
+    }
     // Acceleration is checked over the run's own step (see `limits`).
     let window = (run.step() * rate).round().max(1.0) as usize;
     let mut channels = Vec::with_capacity(run.channels.len());

@@ -437,6 +437,9 @@ fn bad_input_gets_typed_errors() {
         let e = pliant_hardware::export(&dir, &profile, "csv", opts(rate), None).unwrap_err();
         assert!(matches!(e, HardwareError::BadRate { .. }), "{e}");
     }
+    // An absurd rate is refused before anything is allocated.
+    let e = pliant_hardware::export(&dir, &profile, "csv", opts(1e12), None).unwrap_err();
+    assert!(matches!(e, HardwareError::TooManySamples { .. }), "{e}");
     // A run directory without controls, and one that does not exist.
     let empty = tmp("empty");
     let e = pliant_hardware::export(&empty, &profile, "csv", ExportOptions::default(), None)
