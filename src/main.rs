@@ -108,6 +108,10 @@ enum Command {
         /// Backend of `--export`.
         #[arg(long, value_name = "NAME", default_value = "csv", requires = "export")]
         export_backend: String,
+        /// `--export` saturates commands at the limits and reports, instead of
+        /// failing (the optimization's outputs are kept either way).
+        #[arg(long, requires = "export")]
+        export_clip: bool,
     },
     /// Export a run's optimized controls to hardware: resample them at the
     /// controller rate, map them through a hardware profile to encoder
@@ -190,7 +194,7 @@ fn optimize_and_report(
     spec: &OptimizeSpec,
     out: &std::path::Path,
     checkpoints: pliant::gait::Checkpoints,
-    export: Option<(&std::path::Path, &str)>,
+    export: Option<(&std::path::Path, &str, pliant_hardware::LimitPolicy)>,
 ) -> Result<()> {
     let setup = spec.setup()?;
     let z0 = spec.z0(&setup)?;
@@ -239,12 +243,15 @@ fn optimize_and_report(
     for f in &run.files {
         println!("  {}", f.display());
     }
-    if let Some((profile, backend)) = export {
+    if let Some((profile, backend, limits)) = export {
         export_and_report(
             &out.join(&setup.name),
             profile,
             backend,
-            pliant_hardware::ExportOptions::default(),
+            pliant_hardware::ExportOptions {
+                rate_hz: None,
+                limits,
+            },
             None,
         )
         .context("exporting the optimized controls (the optimization's outputs above are kept)")?;
@@ -439,6 +446,7 @@ fn run_cli() -> Result<()> {
             fresh,
             export,
             export_backend,
+            export_clip,
         } => {
             let text = pliant_core::scene::read_limited(&spec)?;
             let mut s = OptimizeSpec::from_json(&text, &spec.display().to_string())?;
@@ -447,6 +455,12 @@ fn run_cli() -> Result<()> {
             }
             if let Some(m) = method {
                 s.method = m.into();
+            }
+            if let Some(p) = &export {
+                // Check the export's inputs before a long optimization, not after.
+                pliant_hardware::HardwareProfile::from_file(p)
+                    .with_context(|| format!("--export {}", p.display()))?;
+                pliant_hardware::backend(&export_backend)?;
             }
             let checkpoints = if fresh {
                 pliant::gait::Checkpoints::Fresh
@@ -457,7 +471,14 @@ fn run_cli() -> Result<()> {
                 &s,
                 &out,
                 checkpoints,
-                export.as_deref().map(|p| (p, export_backend.as_str())),
+                export.as_deref().map(|p| {
+                    let limits = if export_clip {
+                        pliant_hardware::LimitPolicy::Clip
+                    } else {
+                        pliant_hardware::LimitPolicy::Fail
+                    };
+                    (p, export_backend.as_str(), limits)
+                }),
             )?;
         }
         Command::Export {

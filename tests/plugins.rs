@@ -424,7 +424,12 @@ fn export_backends_load_from_plugins() {
     let mut csv = String::from("time_s,middle_leg_front_m,middle_leg_back_m\n");
     for k in 0..=30 {
         let t = k as f64 * 0.033;
-        csv.push_str(&format!("{t},{},{}\n", 0.002 * (3.0 * t).sin(), -0.001 * t));
+        // Both from rest.
+        csv.push_str(&format!(
+            "{t},{},{}\n",
+            0.002 * (1.0 - (3.0 * t).cos()),
+            -0.001 * t * t
+        ));
     }
     std::fs::write(dir.join("controls.csv"), csv).unwrap();
     let profile = HardwareProfile::from_file(std::path::Path::new(concat!(
@@ -451,7 +456,7 @@ fn export_backends_load_from_plugins() {
     // Not a backend plugin (an energy plugin has no pliant_hardware_abi).
     let e = pliant_hardware::plugin::load(&dea()).unwrap_err();
     assert!(
-        matches!(e, HardwareError::Plugin(PluginError::MissingEntryPoint { ref symbol, .. }) if symbol == "pliant_hardware_abi"),
+        matches!(e, HardwareError::NotABackendPlugin { ref symbol, .. } if symbol == "pliant_hardware_abi"),
         "{e}"
     );
     let _ = std::fs::remove_dir_all(&dir);

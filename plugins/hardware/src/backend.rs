@@ -62,6 +62,11 @@ pub trait Backend: Send + Sync {
         self.write(table, &mut w)?;
         w.flush().map_err(HardwareError::io(target))
     }
+    /// Whether [`Backend::deliver`] streams to a device (its target is a
+    /// port, not a file: the plot goes into the run directory instead).
+    fn streams(&self) -> bool {
+        false
+    }
     /// Reads back what [`Backend::write`] wrote, in device units.
     fn decode(&self, bytes: &[u8], profile: &HardwareProfile) -> Result<Decoded>;
 }

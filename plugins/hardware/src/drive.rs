@@ -258,6 +258,13 @@ impl Drive {
                 )?;
                 if let Some(c) = p.ceiling_pa {
                     positive(f("ceiling_pa"), c, "a positive gauge pressure in Pa")?;
+                    if c <= p.pressure_range_pa[0].min(p.pressure_range_pa[1]) {
+                        return Err(HardwareError::bad(
+                            f("ceiling_pa"),
+                            c,
+                            "above the low end of pressure_range_pa",
+                        ));
+                    }
                 }
                 if let Some(r) = p.max_rate_pa_per_s {
                     positive(f("max_rate_pa_per_s"), r, "a positive rate in Pa/s")?;
@@ -282,6 +289,13 @@ impl Drive {
                 }
             }
             Drive::Servo(s) => {
+                if s.pulse_resolution_us.fract() != 0.0 {
+                    return Err(HardwareError::bad(
+                        f("pulse_resolution_us"),
+                        s.pulse_resolution_us,
+                        "a whole number of µs (pulse widths are integers on the device)",
+                    ));
+                }
                 if !(s.rad_per_unit.is_finite() && s.rad_per_unit != 0.0) {
                     return Err(HardwareError::bad(
                         f("rad_per_unit"),
@@ -316,7 +330,28 @@ impl Drive {
                 }
             }
         }
-        Ok(())
+        self.validate_map(at)
+    }
+
+    /// Checks that the map is finite and invertible (fields each in range
+    /// can still overflow together: 1e308 counts per revolution).
+    pub(crate) fn validate_map(&self, at: &str) -> Result<()> {
+        let (g, o) = (self.gain(), self.offset());
+        let lim = self.limits();
+        let ok = g.is_finite()
+            && g != 0.0
+            && o.is_finite()
+            && lim.range.0.is_finite()
+            && lim.range.1.is_finite();
+        if ok {
+            Ok(())
+        } else {
+            Err(HardwareError::bad(
+                at,
+                format!("{g} {} per {}", self.device_unit(), self.control_unit()),
+                "a finite, non-zero map from control to device units (check the sizes of the fields together)",
+            ))
+        }
     }
 
     /// Device units per control unit (the map is affine).

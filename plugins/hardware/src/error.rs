@@ -160,6 +160,30 @@ pub enum HardwareError {
         /// Every violation, worst sample per channel and limit.
         violations: Vec<Violation>,
     },
+    /// Clipping could not bring a channel within its limits (a range too
+    /// narrow for its speed and acceleration, say).
+    #[error(
+        "clipping left {} violation(s):\n  {}",
+        violations.len(),
+        violations.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n  ")
+    )]
+    ClipFailed {
+        /// What is still broken.
+        violations: Vec<Violation>,
+    },
+    /// A control or command is not a finite number (a degenerate profile or
+    /// run).
+    #[error("channel `{channel}` at t = {time} s: control {control}, command {device}: not finite")]
+    NonFinite {
+        /// The channel.
+        channel: String,
+        /// The time, s.
+        time: f64,
+        /// The control value.
+        control: f64,
+        /// The device value.
+        device: f64,
+    },
     /// A command does not fit the device's number format.
     #[error("channel `{channel}`: {value} {unit} does not fit the device's {format}")]
     Overflow {
@@ -211,6 +235,16 @@ pub enum HardwareError {
         path: PathBuf,
         /// The drawing backend's message.
         message: String,
+    },
+    /// A library without the backend entry points.
+    #[error(
+        "plugin {path}: no `{symbol}` entry point; is it a backend plugin built with `pliant_hardware::export_backends!`? (energy plugins load with `--plugin` on simulate/energies)"
+    )]
+    NotABackendPlugin {
+        /// The library.
+        path: PathBuf,
+        /// The missing symbol.
+        symbol: String,
     },
     /// A backend plugin panicked (caught inside the plugin).
     #[error("backend `{backend}` (a plugin) panicked: {message}")]

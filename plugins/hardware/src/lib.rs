@@ -87,7 +87,7 @@ pub struct ExportReport {
 
 /// Exports the run in `run_dir` with `profile` through the backend named
 /// `backend`: to `out`, or by default to `run_dir/commands_<backend>.<ext>`
-/// (the serial backend needs `out`, the port). Writes the plot next to the
+/// (a streaming backend needs `out`, the port). Writes the plot next to the
 /// output (`<output>.svg`; for a port, into the run directory). Nothing is
 /// written when the run, the profile or the limits fail.
 pub fn export(
@@ -101,20 +101,20 @@ pub fn export(
     let run = RunControls::read(run_dir)?;
     let table = build(&run, profile, opts)?;
     b.check(&table)?;
+    let streaming = b.streams();
     let output = match out {
         Some(o) => o.to_path_buf(),
-        None if backend == "serial" => {
+        None if streaming => {
             return Err(HardwareError::bad(
                 "--out",
                 "none",
-                "the serial port to stream to (e.g. /dev/ttyUSB0)",
+                "the port to stream to (e.g. /dev/ttyUSB0)",
             ));
         }
         None => run_dir.join(format!("commands_{}.{}", b.name(), b.extension())),
     };
-    let streaming = backend == "serial";
     let plot_path = if streaming {
-        run_dir.join("commands_serial.svg")
+        run_dir.join(format!("commands_{}.svg", b.name()))
     } else {
         let mut p = output.clone().into_os_string();
         p.push(".svg");

@@ -6,9 +6,11 @@
 //! ([`pliant_core::plugin`]): the library is parsed before it is mapped,
 //! its ABI tag — pliant-core's tag plus pliant-hardware's version and source
 //! hash, since `Box<dyn Backend>` crosses the boundary — must equal the
-//! host's, names may not clash, it is never unloaded, and every call into
-//! it runs under `catch_unwind` compiled into the plugin (a panic becomes a
-//! [`HardwareError::PluginPanic`]).
+//! host's, names may not clash, it is never unloaded (not even when its
+//! registration is refused), and every call into it runs under
+//! `catch_unwind` compiled into the plugin (a panic becomes a
+//! [`HardwareError::PluginPanic`]). Host and plugin must use the default
+//! global allocator: a plugin's boxes are freed by the host.
 
 use crate::backend::{Backend, BackendListing, Decoded};
 use crate::error::{HardwareError, Result};
@@ -53,6 +55,9 @@ impl BackendRegistrar {
     pub fn register(&mut self, backend: Box<dyn Backend>) {
         self.entries.push(Box::new(Guarded {
             name: backend.name().to_string(),
+            summary: backend.summary().to_string(),
+            extension: backend.extension().to_string(),
+            streams: backend.streams(),
             inner: backend,
         }));
     }
@@ -105,7 +110,11 @@ pub use pliant_core::plugin::panic_message;
 /// A plugin's backend; its methods are compiled into the plugin (this type
 /// is built there by [`BackendRegistrar::register`]) and catch panics.
 struct Guarded {
+    // Read once at registration (inside the registration's catch_unwind).
     name: String,
+    summary: String,
+    extension: String,
+    streams: bool,
     inner: Box<dyn Backend>,
 }
 
@@ -125,10 +134,13 @@ impl Backend for Guarded {
         &self.name
     }
     fn summary(&self) -> &str {
-        self.inner.summary()
+        &self.summary
     }
     fn extension(&self) -> &str {
-        self.inner.extension()
+        &self.extension
+    }
+    fn streams(&self) -> bool {
+        self.streams
     }
     fn check(&self, table: &CommandTable) -> Result<()> {
         self.guard(|| self.inner.check(table))
@@ -167,6 +179,9 @@ impl Backend for Shared {
     }
     fn extension(&self) -> &str {
         self.0.extension()
+    }
+    fn streams(&self) -> bool {
+        self.0.streams()
     }
     fn check(&self, table: &CommandTable) -> Result<()> {
         self.0.check(table)
@@ -216,7 +231,15 @@ pub fn load(path: &Path) -> Result<Vec<String>> {
         return Ok(same);
     }
     let tag = abi_tag().to_str().expect("ASCII tag");
-    let lib = pliant_core::plugin::open_checked(path, ABI_SYMBOL, tag)?;
+    let lib = pliant_core::plugin::open_checked(path, ABI_SYMBOL, tag).map_err(|e| match e {
+        pliant_core::plugin::PluginError::MissingEntryPoint { path, symbol } => {
+            HardwareError::NotABackendPlugin { path, symbol }
+        }
+        e => e.into(),
+    })?;
+    // From here on the library's code has run: it stays loaded whatever
+    // happens (unloading code that registered things is never safe).
+    let lib = std::mem::ManuallyDrop::new(lib);
     let mut reg = BackendRegistrar::default();
     let code = {
         // SAFETY: the tag matched: same compiler, pliant-core and
@@ -224,7 +247,7 @@ pub fn load(path: &Path) -> Result<Vec<String>> {
         let f = unsafe {
             lib.get::<unsafe extern "C" fn(*mut BackendRegistrar) -> i32>(REGISTER_SYMBOL)
         }
-        .map_err(|_| pliant_core::plugin::PluginError::MissingEntryPoint {
+        .map_err(|_| HardwareError::NotABackendPlugin {
             path: path.to_path_buf(),
             symbol: String::from_utf8_lossy(REGISTER_SYMBOL).into(),
         })?;
@@ -271,8 +294,7 @@ pub fn load(path: &Path) -> Result<Vec<String>> {
             path: path.to_path_buf(),
         });
     }
-    // Never unloaded: the backends' code lives in it.
-    std::mem::forget(lib);
+    // Never unloaded (ManuallyDrop above): the backends' code lives in it.
     log::info!("loaded backend plugin {}", path.display());
     Ok(names)
 }

@@ -12,7 +12,7 @@
 //!       "kind": "cable_motor", "spool_radius_m": 0.005, "gear_ratio": 297.92,
 //!       "counts_per_motor_rev": 12,
 //!       "limits": { "position_counts": [-7150, 7150],
-//!                   "speed_counts_per_s": 5958, "accel_counts_per_s2": 59580 },
+//!                   "speed_counts_per_s": 5958, "accel_counts_per_s2": 200000 },
 //!       "roboclaw": { "address": 128, "motor": 1 }
 //!     }
 //!   }

@@ -311,20 +311,22 @@ impl RunControls {
         if channels.is_empty() {
             return Err(run_err(&csv_path, "no control channels besides the time"));
         }
+        for (k, c) in channels.iter().enumerate() {
+            if channels[..k].iter().any(|o| o.name == c.name) {
+                return Err(run_err(
+                    &csv_path,
+                    format!(
+                        "two columns are channel `{}` (names must be unique without their unit suffix)",
+                        c.name
+                    ),
+                ));
+            }
+        }
         Ok(Self {
             dir: dir.to_path_buf(),
             name,
             channels,
         })
-    }
-
-    /// The run's step: the shortest interval between its samples, s.
-    pub fn step(&self) -> f64 {
-        self.channels
-            .iter()
-            .flat_map(|c| c.times.windows(2).map(|w| w[1] - w[0]))
-            .fold(f64::INFINITY, f64::min)
-            .min(self.duration().max(1e-9))
     }
 
     /// The last sample time, s.

@@ -107,7 +107,8 @@ pub fn build(
         return Err(HardwareError::BadRate { rate });
     }
     let duration = run.duration();
-    let count = (duration * rate + 1e-9).floor() + 1.0;
+    // Up to the first sample at or after the run's end.
+    let count = (duration * rate - 1e-9).ceil().max(0.0) + 1.0;
     if count > MAX_SAMPLES as f64 {
         return Err(HardwareError::TooManySamples {
             rate,
@@ -126,7 +127,6 @@ pub fn build(
         }
     }
     // Acceleration is checked over the run's own step (see `limits`).
-    let window = (run.step() * rate).round().max(1.0) as usize;
     let mut channels = Vec::with_capacity(run.channels.len());
     let mut violations = Vec::new();
     let mut clip_deviation = Vec::new();
@@ -143,11 +143,29 @@ pub fn build(
         }
         let control: Vec<f64> = (0..samples).map(|i| ch.value(i as f64 / rate)).collect();
         let mut device: Vec<f64> = control.iter().map(|&u| drive.to_device(u)).collect();
+        if let Some(i) = (0..samples).find(|&i| !(control[i].is_finite() && device[i].is_finite()))
+        {
+            return Err(HardwareError::NonFinite {
+                channel: ch.name.clone(),
+                time: i as f64 / rate,
+                control: control[i],
+                device: device[i],
+            });
+        }
         let lim = drive.limits();
-        let v = limits::check(&ch.name, drive.device_unit(), &device, rate, window, &lim);
+        // The device starts at rest on the first command (a robot is moved
+        // to its start pose before the stream begins; from the assembly
+        // position that is the initial slack take-up, about a
+        // millimetre for the paper's gaits).
+        let rest = device[0];
+        let v = limits::check(&ch.name, drive.device_unit(), &device, rate, rest, &lim);
         let mut deviation = 0.0;
         if !v.is_empty() && opts.limits == LimitPolicy::Clip {
-            deviation = limits::clip(&mut device, rate, &lim);
+            deviation = limits::clip(&mut device, rate, rest, &lim);
+            let after = limits::check(&ch.name, drive.device_unit(), &device, rate, rest, &lim);
+            if !after.is_empty() {
+                return Err(HardwareError::ClipFailed { violations: after });
+            }
         }
         violations.extend(v);
         clip_deviation.push(deviation);

@@ -318,7 +318,18 @@ fn the_roboclaw_stream_uses_each_controllers_outputs_and_limits() {
     for (i, p) in packets.iter().enumerate() {
         assert_eq!((p.address, p.buffer), (0x80, 1));
         let (m1, m2) = (p.motors[0].1, p.motors[1].1);
-        assert_eq!((m1.speed, m1.accel, m1.deccel), (5958, 200000, 200000));
+        assert_eq!((m1.accel, m1.deccel), (200000, 200000));
+        // Speed: to the start pose at the limit, then the tick's planned
+        // speed with 25 % headroom, between 1 and the limit.
+        let want = if i == 0 {
+            5958.0
+        } else {
+            let c = &table.channels[0].device;
+            ((c[i] - c[i - 1]).abs() * 100.0 * roboclaw::SPEED_HEADROOM)
+                .ceil()
+                .clamp(1.0, 5958.0)
+        };
+        assert_eq!(m1.speed as f64, want, "tick {i}");
         assert_eq!(m1.position as f64, table.channels[0].device[i]);
         assert_eq!(m2.position as f64, table.channels[1].device[i]);
     }
@@ -437,6 +448,49 @@ fn bad_input_gets_typed_errors() {
         let e = pliant_hardware::export(&dir, &profile, "csv", opts(rate), None).unwrap_err();
         assert!(matches!(e, HardwareError::BadRate { .. }), "{e}");
     }
+    // Fields each in range that overflow together: a non-finite map.
+    let huge = text
+        .replacen(
+            "\"counts_per_motor_rev\": 12",
+            "\"counts_per_motor_rev\": 1e308",
+            1,
+        )
+        .replacen("\"spool_radius_m\": 0.0,", "\"spool_radius_m\": 1e-300,", 1);
+    let e = HardwareProfile::from_json(&huge, "huge.json").unwrap_err();
+    assert!(
+        matches!(e, HardwareError::BadValue { ref expected, .. } if expected.contains("finite")),
+        "{e}"
+    );
+    // Two columns that are one channel once their units are stripped.
+    let twice = tmp("twice");
+    std::fs::write(
+        twice.join("controls.csv"),
+        "time_s,a_m,a_rad\n0,0,0\n0.1,0,0\n",
+    )
+    .unwrap();
+    let e = RunControls::read(&twice).unwrap_err().to_string();
+    assert!(e.contains("two columns are channel `a`"), "{e}");
+    std::fs::remove_dir_all(&twice).ok();
+    // DAQ columns are positional: analogue outputs must be 0..n once each.
+    let mut snake = shipped("snake_itv3050_daq.json");
+    if let Drive::PressureRegulator(p) = snake.channels.get_mut("p12").unwrap() {
+        p.ao_channel = Some(0);
+    }
+    let press = tmp("press");
+    pressure_run(&press);
+    let t = build(
+        &RunControls::read(&press).unwrap(),
+        &snake,
+        ExportOptions::default(),
+    )
+    .unwrap();
+    let e = backend("daq-voltage")
+        .unwrap()
+        .check(&t)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("positional"), "{e}");
+    std::fs::remove_dir_all(&press).ok();
     // An absurd rate is refused before anything is allocated.
     let e = pliant_hardware::export(&dir, &profile, "csv", opts(1e12), None).unwrap_err();
     assert!(matches!(e, HardwareError::TooManySamples { .. }), "{e}");

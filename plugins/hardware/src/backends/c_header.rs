@@ -66,7 +66,7 @@ impl Backend for CHeader {
                 Drive::Servo(_) => (0.0, u16::MAX as f64, "unsigned 16-bit pulse width"),
                 Drive::PressureRegulator(_) => (f32::MIN as f64, f32::MAX as f64, "32-bit float"),
             };
-            if let Some(&v) = c.device.iter().find(|&&v| v < lo || v > hi) {
+            if let Some(&v) = c.device.iter().find(|&&v| !(lo..=hi).contains(&v)) {
                 return Err(HardwareError::Overflow {
                     channel: c.name.clone(),
                     value: v,

@@ -43,6 +43,33 @@ impl Backend for DaqVoltage {
         "txt"
     }
     fn check(&self, t: &CommandTable) -> Result<()> {
+        // Columns are positional: analogue outputs must be 0, 1, … n−1, each
+        // once (or none given: profile order).
+        let aos: Vec<Option<u32>> = t
+            .channels
+            .iter()
+            .map(|c| match &c.drive {
+                Drive::PressureRegulator(p) => p.ao_channel,
+                _ => None,
+            })
+            .collect();
+        if aos.iter().any(Option::is_some) {
+            let mut given: Vec<u32> = aos.iter().flatten().copied().collect();
+            given.sort_unstable();
+            let expected: Vec<u32> = (0..t.channels.len() as u32).collect();
+            if given != expected {
+                let c = &t.channels[0];
+                return Err(HardwareError::Unsupported {
+                    backend: self.name().into(),
+                    channel: c.name.clone(),
+                    kind: c.drive.kind(),
+                    hint: format!(
+                        "the exported channels' ao_channel values are {given:?}; its columns are positional, so they must be 0..{} each once",
+                        t.channels.len()
+                    ),
+                });
+            }
+        }
         for c in &t.channels {
             match &c.drive {
                 Drive::PressureRegulator(p) if p.signal_unit == "V" => {}

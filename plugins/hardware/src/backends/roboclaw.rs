@@ -16,7 +16,9 @@
 //! Speeds in encoder counts/s, accelerations in counts/s², positions in
 //! counts (two's complement). Buffer 1 = "execute immediately" (stop the
 //! running command and drop the queue): each tick's position supersedes the
-//! last, which is what streaming at a fixed rate needs. A controller with
+//! last, which is what streaming at a fixed rate needs. Speed is the tick's
+//! planned speed with 25 % headroom (capped at the profile's limit),
+//! acceleration and deceleration the profile's limit. A controller with
 //! both outputs in the profile gets one command 67 per tick, otherwise 65 or
 //! 66. The stream does not set or reset encoders: zero them with the robot
 //! at assembly (`u = 0`).
@@ -187,7 +189,8 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<Packet>> {
     Ok(out)
 }
 
-/// The motors of a table by controller: address → [(motor, channel index)].
+/// The motors of a table by controller: address → [(motor, channel index)],
+/// motor 1 before motor 2, one channel per output.
 fn controllers(backend: &str, t: &CommandTable) -> Result<BTreeMap<u8, Vec<(u8, usize)>>> {
     let mut by: BTreeMap<u8, Vec<(u8, usize)>> = BTreeMap::new();
     for (k, c) in t.channels.iter().enumerate() {
@@ -195,7 +198,19 @@ fn controllers(backend: &str, t: &CommandTable) -> Result<BTreeMap<u8, Vec<(u8, 
             Drive::CableMotor(CableMotor {
                 roboclaw: Some(r), ..
             }) => {
-                by.entry(r.address).or_default().push((r.motor, k));
+                let outputs = by.entry(r.address).or_default();
+                if let Some(&(_, other)) = outputs.iter().find(|(m, _)| *m == r.motor) {
+                    return Err(HardwareError::Unsupported {
+                        backend: backend.into(),
+                        channel: c.name.clone(),
+                        kind: c.drive.kind(),
+                        hint: format!(
+                            "controller {:#04x} motor {} already drives channel `{}`",
+                            r.address, r.motor, t.channels[other].name
+                        ),
+                    });
+                }
+                outputs.push((r.motor, k));
             }
             d => {
                 return Err(HardwareError::Unsupported {
@@ -213,6 +228,7 @@ fn controllers(backend: &str, t: &CommandTable) -> Result<BTreeMap<u8, Vec<(u8, 
     Ok(by)
 }
 
+/// The profile's acceleration and speed limits as packet fields.
 fn limits(c: &CableMotor) -> (u32, u32) {
     (
         c.limits
@@ -226,29 +242,49 @@ fn limits(c: &CableMotor) -> (u32, u32) {
     )
 }
 
-/// The packets of one tick, in address order.
+/// Headroom on a tick's planned speed, so that a motor slightly behind
+/// catches up within the tick.
+pub const SPEED_HEADROOM: f64 = 1.25;
+
+/// The packets of one tick, in address order. Each motor gets its target,
+/// the profile's acceleration as accel and deccel, and as speed the speed
+/// the plan asks for in this tick (`|c_i − c_{i−1}| · rate`) times
+/// [`SPEED_HEADROOM`], between 1 count/s and the profile's limit: the
+/// controller's trapezoid then arrives about when the next target comes,
+/// instead of sprinting at full speed and waiting. The first tick goes to
+/// the start pose at up to the profile's speed.
 pub(crate) fn tick(
     t: &CommandTable,
     by: &BTreeMap<u8, Vec<(u8, usize)>>,
     i: usize,
 ) -> Vec<Vec<u8>> {
     let cmd = |k: usize| {
-        let Drive::CableMotor(m) = &t.channels[k].drive else {
-            unreachable!("checked by `controllers`")
+        let c = &t.channels[k];
+        let (accel, max_speed) = match &c.drive {
+            Drive::CableMotor(m) => limits(m),
+            _ => (1, 1), // `controllers` admits cable motors only
         };
-        let (accel, speed) = limits(m);
+        // The first tick brings the motor to the start pose at up to the
+        // profile's speed; later ones follow the plan.
+        let planned = if i == 0 {
+            max_speed as f64
+        } else {
+            ((c.device[i] - c.device[i - 1]).abs() * t.rate_hz * SPEED_HEADROOM).ceil()
+        };
         PositionCommand {
             accel,
-            speed,
+            speed: planned.clamp(1.0, max_speed as f64) as u32,
             deccel: accel,
-            position: t.channels[k].device[i] as i32,
+            position: c.device[i] as i32,
         }
     };
     by.iter()
-        .map(|(&addr, motors)| match motors.as_slice() {
-            [(1, a), (2, b)] => drive_both_positions(addr, cmd(*a), cmd(*b), 1),
-            [(m, k)] => drive_position(addr, *m, cmd(*k), 1),
-            _ => unreachable!("profile validation: one channel per output"),
+        .flat_map(|(&addr, motors)| match motors.as_slice() {
+            [(1, a), (2, b)] => vec![drive_both_positions(addr, cmd(*a), cmd(*b), 1)],
+            single => single
+                .iter()
+                .map(|&(m, k)| drive_position(addr, m, cmd(k), 1))
+                .collect(),
         })
         .collect()
 }
@@ -272,7 +308,7 @@ pub(crate) fn check_stream(
         if let Some(&v) = c
             .device
             .iter()
-            .find(|&&v| v < i32::MIN as f64 || v > i32::MAX as f64)
+            .find(|&&v| !(i32::MIN as f64..=i32::MAX as f64).contains(&v))
         {
             return Err(HardwareError::Overflow {
                 channel: c.name.clone(),

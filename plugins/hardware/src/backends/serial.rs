@@ -181,15 +181,37 @@ impl Backend for Serial {
     fn extension(&self) -> &str {
         "bin"
     }
+    fn streams(&self) -> bool {
+        true
+    }
     fn check(&self, t: &CommandTable) -> Result<()> {
-        if t.meta.profile.link.is_none() {
+        let Some(link) = t.meta.profile.link else {
             return Err(HardwareError::bad(
                 "link",
                 "none",
                 "a `link` with the serial port's `baud`, to stream",
             ));
+        };
+        let (ticks, ack) = frames(t)?;
+        if !ack {
+            // Text lines: the longest tick sets what the link must carry.
+            let longest = ticks
+                .iter()
+                .map(|p| p.iter().map(Vec::len).sum::<usize>())
+                .max()
+                .unwrap_or(0);
+            let bytes_per_s = longest as f64 * t.rate_hz;
+            if 10.0 * bytes_per_s > link.baud as f64 {
+                return Err(HardwareError::Bandwidth {
+                    backend: self.name().into(),
+                    rate: t.rate_hz,
+                    bytes_per_s,
+                    needed_baud: 10.0 * bytes_per_s,
+                    baud: link.baud,
+                });
+            }
         }
-        frames(t).map(|_| ())
+        Ok(())
     }
     fn write(&self, t: &CommandTable, w: &mut dyn Write) -> Result<()> {
         let (ticks, _) = frames(t)?;
@@ -205,6 +227,13 @@ impl Backend for Serial {
         let mut port = serialport::new(name.clone(), baud)
             .timeout(Duration::from_millis(20))
             .open()
+            .map_err(|e| HardwareError::Serial {
+                port: name.clone(),
+                message: e.to_string(),
+            })?;
+        // Bytes left from before (a controller's boot message) are not
+        // acknowledgements.
+        port.clear(serialport::ClearBuffer::Input)
             .map_err(|e| HardwareError::Serial {
                 port: name.clone(),
                 message: e.to_string(),
