@@ -55,10 +55,14 @@ fn draw(
         } else {
             unit
         };
+        // At most ~5000 points per curve (a long 1 kHz export would make
+        // a file no viewer opens).
+        let stride = c.device.len().div_ceil(5000).max(1);
         let exported: Vec<(f64, f64)> = c
             .device
             .iter()
             .enumerate()
+            .step_by(stride)
             .map(|(i, &d)| (table.time(i), scale * c.drive.to_control(d)))
             .collect();
         let samples: Vec<(f64, f64)> = rc

@@ -249,6 +249,21 @@ impl RunControls {
                     (Some(k), Some(rc)) => {
                         let spline = read_knots(k, &summary_path, &motor)?;
                         let raw = col(rc);
+                        // The knots must be the spline the steps sampled (a
+                        // summary.json from another run is refused).
+                        if let Some(k) = (0..times.len()).find(|&k| {
+                            (spline.value(times[k]) - raw[k]).abs() > 1e-9 + 1e-9 * raw[k].abs()
+                        }) {
+                            return Err(run_err(
+                                &summary_path,
+                                format!(
+                                    "splines.{motor} gives {} at t = {} s but controls.csv has {} there: the two files are not from one run",
+                                    spline.value(times[k]),
+                                    times[k],
+                                    raw[k]
+                                ),
+                            ));
+                        }
                         let slack: Vec<f64> =
                             samples.iter().zip(&raw).map(|(p, u)| p - u).collect();
                         let mono = Hermite::pchip(times.clone(), samples.clone());

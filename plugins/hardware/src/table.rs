@@ -9,8 +9,8 @@ use crate::limits;
 use crate::profile::HardwareProfile;
 use crate::run::RunControls;
 
-/// Most samples per channel an export makes (10⁸: 28 hours at 1 kHz).
-pub const MAX_SAMPLES: usize = 100_000_000;
+/// Most samples per channel an export makes (10⁷: 2.8 hours at 1 kHz).
+pub const MAX_SAMPLES: usize = 10_000_000;
 
 /// pliant's version, recorded in every export.
 pub const PLIANT_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -461,6 +461,18 @@ fn bad_input_gets_typed_errors() {
         matches!(e, HardwareError::BadValue { ref expected, .. } if expected.contains("finite")),
         "{e}"
     );
+    // A summary.json whose splines are not the ones controls.csv sampled.
+    let stale = tmp("stale");
+    gait_run(&stale, 0.0015);
+    let csv = std::fs::read_to_string(stale.join("controls.csv")).unwrap();
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    let mut f: Vec<String> = lines[20].split(',').map(str::to_string).collect();
+    f[2] = format!("{}", f[2].parse::<f64>().unwrap() + 1e-4);
+    lines[20] = f.join(",");
+    std::fs::write(stale.join("controls.csv"), lines.join("\n") + "\n").unwrap();
+    let e = RunControls::read(&stale).unwrap_err().to_string();
+    assert!(e.contains("not from one run"), "{e}");
+    std::fs::remove_dir_all(&stale).ok();
     // Two columns that are one channel once their units are stripped.
     let twice = tmp("twice");
     std::fs::write(
