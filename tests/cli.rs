@@ -334,38 +334,25 @@ fn export_lists_backends_and_refuses_bad_input() {
         env!("CARGO_MANIFEST_DIR"),
         "/examples/hardware/tripod_pololu_roboclaw.json"
     );
-    let out = pliant()
-        .arg("export")
-        .arg(&dir)
-        .args(["--profile", profile])
-        .output()
-        .unwrap();
-    let e = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && e.contains("no controls.csv"),
-        "{e}"
+    // Each bad input fails with its reason on stderr.
+    let fails_with = |args: &[&str], reason: &str| {
+        let out = pliant()
+            .arg("export")
+            .arg(&dir)
+            .args(args)
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && e.contains(reason), "{e}");
+    };
+    fails_with(&["--profile", profile], "no controls.csv");
+    fails_with(
+        &["--profile", profile, "--backend", "carrier-pigeon"],
+        "no export backend `carrier-pigeon`",
     );
-    let out = pliant()
-        .arg("export")
-        .arg(&dir)
-        .args(["--profile", profile, "--backend", "carrier-pigeon"])
-        .output()
-        .unwrap();
-    let e = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && e.contains("no export backend `carrier-pigeon`"),
-        "{e}"
-    );
-    let out = pliant()
-        .arg("export")
-        .arg(&dir)
-        .args(["--profile", "/nonexistent/hw.json"])
-        .output()
-        .unwrap();
-    let e = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && e.contains("/nonexistent/hw.json"),
-        "{e}"
+    fails_with(
+        &["--profile", "/nonexistent/hw.json"],
+        "/nonexistent/hw.json",
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
