@@ -6,9 +6,11 @@
 //! [`cells`], [`magnetic`], [`hardware`]) and the papers' scenarios
 //! ([`scenarios`], whose modules are also re-exported at the top level),
 //! and holds what the `pliant` command line needs to simulate a scene
-//! ([`simulate`]). SI units throughout.
+//! ([`simulate`]) and record how a run was made ([`provenance`]). SI
+//! units throughout.
 #![warn(missing_docs)]
 
+pub mod provenance;
 pub mod simulate;
 
 pub use pliant_cable as cable;

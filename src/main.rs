@@ -3,6 +3,7 @@
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 use pliant::gait::{MethodName, OptimizeSpec};
+use pliant::provenance::{PluginRecord, RunRecord};
 use pliant::simulate::run;
 use pliant_core::scene::Scene;
 use pliant_core::{Simulator, plugin, registry};
@@ -195,7 +196,11 @@ fn optimize_and_report(
     out: &std::path::Path,
     checkpoints: pliant::gait::Checkpoints,
     export: Option<(&std::path::Path, &str, pliant_hardware::LimitPolicy)>,
+    spec_path: Option<&std::path::Path>,
 ) -> Result<()> {
+    let started = std::time::Instant::now();
+    let spec_text = serde_json::to_string(spec)?;
+    let record = RunRecord::start(spec_path, Some(&spec_text), Vec::new(), "iterations");
     let setup = spec.setup()?;
     let z0 = spec.z0(&setup)?;
     println!(
@@ -239,8 +244,14 @@ fn optimize_and_report(
         s.newton_per_step
     );
     println!("{s}");
+    let record = record.finish(
+        &out.join(&setup.name),
+        started,
+        r.iterations,
+        format!("finished: {}", r.termination),
+    )?;
     println!("outputs:");
-    for f in &run.files {
+    for f in run.files.iter().chain([&record]) {
         println!("  {}", f.display());
     }
     if let Some((profile, backend, limits)) = export {
@@ -314,12 +325,18 @@ fn finish(
     Ok(())
 }
 
-fn load_plugins(paths: &[PathBuf]) -> Result<()> {
+fn load_plugins(paths: &[PathBuf]) -> Result<Vec<PluginRecord>> {
+    let mut loaded = Vec::new();
     for p in paths {
         let names = plugin::load(p)?;
         log::info!("{}: {}", p.display(), names.join(", "));
+        loaded.push(PluginRecord {
+            path: p.display().to_string(),
+            names,
+            abi_tag: plugin::abi_tag().to_string(),
+        });
     }
-    Ok(())
+    Ok(loaded)
 }
 
 fn main() -> std::process::ExitCode {
@@ -391,8 +408,14 @@ fn run_cli() -> Result<()> {
             every,
             plugins,
         } => {
-            load_plugins(&plugins)?;
+            let loaded = load_plugins(&plugins)?;
             let sc = Scene::from_file(&scene)?;
+            let record = RunRecord::start(
+                Some(&scene),
+                pliant_core::scene::read_limited(&scene).ok().as_deref(),
+                loaded,
+                "steps",
+            );
             let mut prepared = sc
                 .into_simulator()
                 .with_context(|| format!("building the model of {}", scene.display()))?;
@@ -422,6 +445,12 @@ fn run_cli() -> Result<()> {
                 true,
             )
             .with_context(|| format!("writing output to {}", out.display()))?;
+            let stopped = match (&res.error, res.interrupted) {
+                (_, true) => "interrupted".to_string(),
+                (Some(e), _) => format!("error: {e}"),
+                (None, false) => "finished".to_string(),
+            };
+            record.finish(&out, t, res.last.step as u64, stopped)?;
             finish(sim, res, &out, t)?;
         }
         Command::Demo {
@@ -435,6 +464,7 @@ fn run_cli() -> Result<()> {
                 &pliant::gait::demo_spec(),
                 &out,
                 pliant::gait::Checkpoints::Off,
+                None,
                 None,
             )?;
         }
@@ -479,6 +509,7 @@ fn run_cli() -> Result<()> {
                     };
                     (p, export_backend.as_str(), limits)
                 }),
+                Some(&spec),
             )?;
         }
         Command::Export {
