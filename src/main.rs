@@ -244,14 +244,18 @@ fn optimize_and_report(
         s.newton_per_step
     );
     println!("{s}");
-    let record = record.finish(
-        &out.join(&setup.name),
-        started,
-        r.iterations,
-        format!("finished: {}", r.termination),
-    )?;
+    // The record is not worth failing a finished optimization over.
+    let record = record
+        .finish(
+            &out.join(&setup.name),
+            started,
+            r.iterations,
+            format!("finished: {}", r.termination),
+        )
+        .inspect_err(|e| log::warn!("run.json not written: {e}"))
+        .ok();
     println!("outputs:");
-    for f in run.files.iter().chain([&record]) {
+    for f in run.files.iter().chain(record.as_ref()) {
         println!("  {}", f.display());
     }
     if let Some((profile, backend, limits)) = export {
@@ -450,7 +454,10 @@ fn run_cli() -> Result<()> {
                 (Some(e), _) => format!("error: {e}"),
                 (None, false) => "finished".to_string(),
             };
-            record.finish(&out, t, res.last.step as u64, stopped)?;
+            if let Err(e) = record.finish(&out, t, res.last.step as u64, stopped) {
+                // The trajectory is written; a missing record is not worth an error.
+                log::warn!("run.json not written: {e}");
+            }
             finish(sim, res, &out, t)?;
         }
         Command::Demo {
