@@ -126,7 +126,6 @@ pub fn build(
             );
         }
     }
-    // Acceleration is checked over the run's own step (see `limits`).
     let mut channels = Vec::with_capacity(run.channels.len());
     let mut violations = Vec::new();
     let mut clip_deviation = Vec::new();
@@ -162,7 +161,9 @@ pub fn build(
         let mut deviation = 0.0;
         if !v.is_empty() && opts.limits == LimitPolicy::Clip {
             deviation = limits::clip(&mut device, rate, rest, &lim);
-            let after = limits::check(&ch.name, drive.device_unit(), &device, rate, rest, &lim);
+            // The tracker starts at the first command brought into range.
+            let start = rest.clamp(lim.range.0, lim.range.1);
+            let after = limits::check(&ch.name, drive.device_unit(), &device, rate, start, &lim);
             if !after.is_empty() {
                 return Err(HardwareError::ClipFailed { violations: after });
             }
