@@ -6,6 +6,17 @@ fn pliant() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pliant"))
 }
 
+/// A small built-in scene (200 steps).
+const HANGING_CHAIN: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/examples/scenes/hanging_chain.json"
+);
+/// The shipped Tripod hardware profile.
+const TRIPOD_PROFILE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/examples/hardware/tripod_pololu_roboclaw.json"
+);
+
 fn tmp(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("pliant-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -59,10 +70,7 @@ fn energies_lists_the_builtins() {
 #[test]
 fn simulate_writes_trajectories() {
     let out_dir = tmp("sim");
-    let scene = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/examples/scenes/hanging_chain.json"
-    );
+    let scene = HANGING_CHAIN;
     let csv = simulate(scene.as_ref(), &out_dir);
     let rows = csv.lines().count();
     assert_eq!(rows, 1 + 1 + 200, "header + initial + 200 steps");
@@ -76,10 +84,7 @@ fn simulate_writes_trajectories() {
 #[test]
 fn simulate_records_run_json_and_its_input_reproduces_the_trajectory() {
     let out_dir = tmp("provenance");
-    let scene = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/examples/scenes/hanging_chain.json"
-    );
+    let scene = HANGING_CHAIN;
     let first = simulate(scene.as_ref(), &out_dir);
     let record: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out_dir.join("run.json")).unwrap()).unwrap();
@@ -256,10 +261,7 @@ fn gait_demo_optimizes_and_is_identical_with_one_and_two_threads() {
 /// step, every motor position's spool travel equals the slack-free cable
 /// contraction of that step within one encoder count.
 fn export_the_demo(run: &std::path::Path) {
-    let profile = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/examples/hardware/tripod_pololu_roboclaw.json"
-    );
+    let profile = TRIPOD_PROFILE;
     let out = pliant()
         .args(["export"])
         .arg(run)
@@ -361,10 +363,7 @@ fn export_lists_backends_and_refuses_bad_input() {
     }
     let dir = tmp("export-bad");
     std::fs::create_dir_all(&dir).unwrap();
-    let profile = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/examples/hardware/tripod_pololu_roboclaw.json"
-    );
+    let profile = TRIPOD_PROFILE;
     // Each bad input fails with its reason on stderr.
     let fails_with = |args: &[&str], reason: &str| {
         let out = pliant()

@@ -96,37 +96,31 @@ impl HardwareProfile {
         let de = &mut serde_json::Deserializer::from_str(text);
         let raw: RawProfile = serde_path_to_error::deserialize(de).map_err(|e| err("", e))?;
         let mut channels = BTreeMap::new();
+        let schema = |field: String, message: String| HardwareError::Profile {
+            path: origin.into(),
+            field,
+            message,
+        };
+        const KINDS: &str = "cable_motor, pressure_regulator, servo";
         for (name, mut v) in raw.channels {
             let at = format!("channels.{name}");
             let kind = match v.as_object_mut().map(|o| o.remove("kind")) {
                 Some(Some(serde_json::Value::String(k))) => k,
                 Some(_) => {
-                    return Err(HardwareError::Profile {
-                        path: origin.into(),
-                        field: format!("{at}.kind"),
-                        message:
-                            "missing or not a string: one of cable_motor, pressure_regulator, servo"
-                                .into(),
-                    });
+                    let m = format!("missing or not a string: one of {KINDS}");
+                    return Err(schema(format!("{at}.kind"), m));
                 }
-                None => {
-                    return Err(HardwareError::Profile {
-                        path: origin.into(),
-                        field: at,
-                        message: "a drive is an object with a `kind`".into(),
-                    });
-                }
+                None => return Err(schema(at, "a drive is an object with a `kind`".into())),
             };
             let drive = match kind.as_str() {
                 "cable_motor" => serde_path_to_error::deserialize(v).map(Drive::CableMotor),
-                "pressure_regulator" => serde_path_to_error::deserialize(v).map(Drive::PressureRegulator),
+                "pressure_regulator" => {
+                    serde_path_to_error::deserialize(v).map(Drive::PressureRegulator)
+                }
                 "servo" => serde_path_to_error::deserialize(v).map(Drive::Servo),
                 other => {
-                    return Err(HardwareError::Profile {
-                        path: origin.into(),
-                        field: format!("{at}.kind"),
-                        message: format!("unknown drive kind `{other}`; expected one of cable_motor, pressure_regulator, servo"),
-                    });
+                    let m = format!("unknown drive kind `{other}`; expected one of {KINDS}");
+                    return Err(schema(format!("{at}.kind"), m));
                 }
             }
             .map_err(|e| err(&at, e))?;
