@@ -103,6 +103,14 @@ pub trait Energy: Send + Sync + std::fmt::Debug {
         Vec::new()
     }
 
+    /// What the energy looks like at `s` (tetrahedra, polylines,
+    /// triangles, planes; see [`crate::geometry`]), for output writers.
+    /// Empty by default: energies without a shape (gravity, damping) are
+    /// drawn through the bodies they act on.
+    fn geometry(&self, _s: &EvalState) -> Vec<crate::geometry::Shape> {
+        Vec::new()
+    }
+
     /// The energy as [`std::any::Any`], so callers holding a built model can
     /// reach its concrete type with [`crate::Model::energies_of`]. `None`
     /// by default and for energies loaded from plugin libraries.

@@ -44,6 +44,7 @@ pub mod derivcheck;
 pub mod element;
 mod energy;
 mod error;
+pub mod geometry;
 mod integrator;
 mod layout;
 pub mod linsolve;

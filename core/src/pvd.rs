@@ -30,12 +30,27 @@ pub enum SeriesError {
 }
 
 /// Frames `<name>_00000.<ext>`, `<name>_00001.<ext>`, … in one directory,
-/// indexed by `<name>.pvd` with their times (s).
+/// indexed by `<name>.pvd` with their times (s). The index is appended to
+/// as frames arrive (constant work and memory per frame) and is a complete
+/// document after every frame, so a run stopped early leaves a valid
+/// series.
 #[derive(Debug)]
 pub struct PvdSeries {
     dir: PathBuf,
     name: String,
-    frames: Vec<(f64, String)>,
+    frames: usize,
+    index: Option<std::fs::File>,
+}
+
+/// The end of the index, rewritten after every frame.
+const TAIL: &str = "  </Collection>\n</VTKFile>\n";
+
+/// `s` escaped for an XML attribute.
+fn xml_attr(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 impl PvdSeries {
@@ -48,46 +63,72 @@ impl PvdSeries {
         Ok(Self {
             dir: dir.to_path_buf(),
             name: name.to_string(),
-            frames: vec![],
+            frames: 0,
+            index: None,
         })
     }
     /// The series name.
     pub fn name(&self) -> &str {
         &self.name
     }
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
     /// Path and file name of the next frame, with extension `ext`.
     pub fn next_frame(&self, ext: &str) -> (PathBuf, String) {
-        let file = format!("{}_{:05}.{ext}", self.name, self.frames.len());
+        let file = format!("{}_{:05}.{ext}", self.name, self.frames);
         (self.dir.join(&file), file)
     }
-    /// Records the frame `file` (written by the caller) at time `t` (s)
-    /// and rewrites the index, so a run stopped early leaves a valid series.
+    /// Records the frame `file` (written by the caller) at time `t` (s).
     pub fn push(&mut self, t: f64, file: String) -> Result<(), SeriesError> {
-        self.frames.push((t, file));
+        self.push_parts(t, &[(String::new(), file)])
+    }
+    /// Records a frame of several parts (one file each, relative to the
+    /// series directory; a file may repeat from frame to frame, such as a
+    /// fixed ground) at time `t` (s). Part `k` of every frame is the same
+    /// piece; ParaView shows the parts as blocks named by `name`.
+    pub fn push_parts(&mut self, t: f64, parts: &[(String, String)]) -> Result<(), SeriesError> {
+        use std::io::{Seek, SeekFrom};
         let path = self.dir.join(format!("{}.pvd", self.name));
         let io = |source| SeriesError::Io {
             path: path.clone(),
             source,
         };
-        let mut body = String::from(
-            "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n",
-        );
-        for (t, file) in &self.frames {
+        let mut body = String::new();
+        if self.index.is_none() {
+            self.index = Some(std::fs::File::create(&path).map_err(io)?);
+            body.push_str(
+                "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n  <Collection>\n",
+            );
+        }
+        for (k, (name, file)) in parts.iter().enumerate() {
+            let name = if name.is_empty() {
+                String::new()
+            } else {
+                format!(" name=\"{}\"", xml_attr(name))
+            };
             body.push_str(&format!(
-                "    <DataSet timestep=\"{t}\" part=\"0\" file=\"{file}\"/>\n"
+                "    <DataSet timestep=\"{t}\" part=\"{k}\"{name} file=\"{}\"/>\n",
+                xml_attr(file)
             ));
         }
-        body.push_str("  </Collection>\n</VTKFile>\n");
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&path).map_err(io)?);
+        let f = self.index.as_mut().expect("opened above");
         f.write_all(body.as_bytes()).map_err(io)?;
-        f.flush().map_err(io)
+        f.write_all(TAIL.as_bytes()).map_err(io)?;
+        f.flush().map_err(io)?;
+        // The next frame overwrites the tail.
+        f.seek(SeekFrom::Current(-(TAIL.len() as i64)))
+            .map_err(io)?;
+        self.frames += 1;
+        Ok(())
     }
     /// Number of frames written.
     pub fn len(&self) -> usize {
-        self.frames.len()
+        self.frames
     }
     /// Whether no frame was written.
     pub fn is_empty(&self) -> bool {
-        self.frames.is_empty()
+        self.frames == 0
     }
 }

@@ -5,6 +5,7 @@ use super::sizes::{ABSENT, At, BATCH};
 use super::{Block, Element, ElementSet, Local, NO_PARAM, Sizes};
 use crate::energy::Energy;
 use crate::error::{CoreError, Result};
+use crate::geometry::{Cells, Drawing, Field, Shape};
 use crate::layout::Layout;
 use crate::parallel::{SUM_CHUNK, deterministic_chunk_sum, for_each_batch};
 use crate::spec::BindInfo;
@@ -24,6 +25,8 @@ pub struct Elements<E: Element> {
     compact: Option<Vec<usize>>,
     /// Whether any element reads any channel.
     has_params: bool,
+    /// How the set is drawn, if at all.
+    drawing: Option<Drawing>,
 }
 
 impl<E: Element> std::fmt::Debug for Elements<E> {
@@ -128,7 +131,58 @@ impl<E: Element> Elements<E> {
             params,
             compact,
             has_params,
+            drawing: None,
         })
+    }
+
+    /// Gives the set a shape for output writers ([`Energy::geometry`]):
+    /// its elements as cells, fixed cells over nodes, or a fixed plane or
+    /// sphere ([`Drawing`]).
+    pub fn drawn_as(mut self, drawing: Drawing) -> Self {
+        self.drawing = Some(drawing);
+        self
+    }
+
+    /// The shapes of [`Elements::drawn_as`]'s drawing at `s`.
+    pub fn shapes(&self, s: &EvalState) -> Vec<Shape> {
+        let Some(d) = &self.drawing else {
+            return Vec::new();
+        };
+        match d {
+            Drawing::Elements {
+                name,
+                kind,
+                measures,
+            } => {
+                let a = kind.arity();
+                let nodes: Vec<usize> = self
+                    .items
+                    .iter()
+                    .flat_map(|e| e.nodes()[..a.min(e.nodes().len())].iter().copied())
+                    .collect();
+                if nodes.len() != a * self.items.len() {
+                    return Vec::new();
+                }
+                let energy: Vec<f64> = (0..self.items.len())
+                    .map(|i| self.element_value(i, s))
+                    .collect();
+                let mut c = Cells::over_nodes(name, *kind, &nodes);
+                if let Some(m) = measures.as_ref().filter(|m| m.len() == energy.len()) {
+                    let density = energy
+                        .iter()
+                        .zip(m)
+                        .map(|(e, m)| if *m > 0.0 { e / m } else { 0.0 })
+                        .collect();
+                    let unit = format!("J/{}", kind.measure_unit());
+                    c = c.with(Field::cells("energy_density", &unit, density));
+                }
+                vec![Shape::Cells(c.with(Field::cells("energy", "J", energy)))]
+            }
+            Drawing::Cells { name, kind, nodes } => {
+                vec![Shape::Cells(Cells::over_nodes(name, *kind, nodes))]
+            }
+            Drawing::Fixed(shape) => vec![shape.clone()],
+        }
     }
 
     /// The elements.
@@ -273,6 +327,9 @@ impl<E: Element> ElementSet for Elements<E> {
 impl<E: Element> Energy for Elements<E> {
     fn elements(&self) -> &dyn ElementSet {
         self
+    }
+    fn geometry(&self, s: &EvalState) -> Vec<Shape> {
+        self.shapes(s)
     }
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)

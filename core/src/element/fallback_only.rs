@@ -77,4 +77,7 @@ impl Energy for FallbackOnly {
     fn observables(&self, s: &EvalState) -> Vec<(String, f64)> {
         self.0.observables(s)
     }
+    fn geometry(&self, s: &EvalState) -> Vec<crate::geometry::Shape> {
+        self.0.geometry(s)
+    }
 }

@@ -4,6 +4,7 @@
 use super::{Element, Elements};
 use crate::energy::Energy;
 use crate::error::Result;
+use crate::geometry::Drawing;
 use crate::registry::Registered;
 use crate::spec::{BindInfo, EnergySpec};
 use serde::de::DeserializeOwned;
@@ -32,10 +33,14 @@ where
     E: Element + Registered + Clone + std::fmt::Debug + Serialize + DeserializeOwned,
 {
     fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
-        Ok(Box::new(Elements::bind(
-            self.elements.clone(),
-            info,
-            "elements",
-        )?))
+        let set = Elements::bind(self.elements.clone(), info, "elements")?;
+        Ok(Box::new(match E::CELL {
+            Some(kind) => set.drawn_as(Drawing::Elements {
+                name: E::NAME.to_string(),
+                kind,
+                measures: None,
+            }),
+            None => set,
+        }))
     }
 }

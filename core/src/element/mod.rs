@@ -46,6 +46,9 @@
 //!
 //! impl Element for Muscle {
 //!     type Size = Stencil<6, 1>; // 2 nodes × 3 coordinates, 1 channel
+//!     // Drawn as a line between its nodes (replay, ParaView).
+//!     const CELL: Option<pliant_core::geometry::CellKind> =
+//!         Some(pliant_core::geometry::CellKind::Line);
 //!     fn nodes(&self) -> &[usize] {
 //!         &self.nodes
 //!     }
@@ -138,6 +141,12 @@ pub trait Element: Send + Sync + 'static {
     type Size: Sizes;
     /// Whether the energy depends on the previous state (history coupling).
     const HISTORY: bool = false;
+    /// How output writers draw an element written as a scene's element
+    /// list ([`ElementList`]): a cell of this kind over its first nodes
+    /// (`Some(CellKind::Line)` for a two-node spring), with its energy (J)
+    /// as a field. `None` (the default): not drawn (it acts through the
+    /// bodies it touches, like gravity).
+    const CELL: Option<crate::geometry::CellKind> = None;
 
     /// The element's nodes; the stencil starts with their `x, y, z`. Every
     /// element of a set has the same number of nodes, and

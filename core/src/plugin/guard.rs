@@ -232,4 +232,10 @@ impl Energy for PanicGuard {
         }
         catch_unwind(AssertUnwindSafe(|| self.inner.observables(s))).unwrap_or_default()
     }
+    fn geometry(&self, s: &EvalState) -> Vec<crate::geometry::Shape> {
+        if self.poisoned.load(Ordering::Relaxed) {
+            return Vec::new();
+        }
+        catch_unwind(AssertUnwindSafe(|| self.inner.geometry(s))).unwrap_or_default()
+    }
 }

@@ -45,6 +45,7 @@
 //! zero. The value and the observables stay finite.
 
 use pliant_core::element::{VariableStencil, variable_fallback};
+use pliant_core::geometry::{CellKind, Cells, Field, Point, Shape};
 use pliant_core::penalty::{one_sided_quadratic, one_sided_quadratic_d};
 use pliant_core::{Block, ElementSet, Energy, EvalState, Scalar};
 
@@ -395,5 +396,23 @@ impl Energy for CableEnergy {
             (format!("{}.slack", self.name), slack),
             (format!("{}.length", self.name), k.len),
         ]
+    }
+    /// The cable as a polyline through its vertices, with its tension (N)
+    /// on every span.
+    fn geometry(&self, s: &EvalState) -> Vec<Shape> {
+        let x = self.local(s.q);
+        let points: Vec<Point> = self.positions(&x).into_iter().map(Point::At).collect();
+        let spans = points.len().saturating_sub(1);
+        let tension = match self.law {
+            Law::Length { .. } => self.eval(s).1.e_l,
+            Law::Tension => s.p[self.param],
+        };
+        vec![Shape::Cells(Cells {
+            name: format!("cable {}", self.name),
+            kind: CellKind::Line,
+            points,
+            connectivity: (0..spans).flat_map(|j| [j, j + 1]).collect(),
+            fields: vec![Field::cells("tension", "N", vec![tension; spans])],
+        })]
     }
 }

@@ -250,3 +250,51 @@ fn the_check_rejects_wrong_derivatives() {
         "{r:?}"
     );
 }
+
+#[test]
+fn drawn_cable_is_its_polyline_with_the_observed_tension() {
+    use pliant_core::geometry::{CellKind, Point, Shape};
+    let m = model(vec![]);
+    let c = bound(length_cable("belly", tet_vertices()), &m);
+    let q = perturbed(&m, 7, 1e-3);
+    // u (m) and τ (N) channels: pull 4 mm so the cable is taut.
+    let mut p = vec![0.0; m.layout().n_params()];
+    p[m.layout().param("u", "test").unwrap()] = 0.004;
+    let s = state(&q, &p);
+    let [Shape::Cells(cells)] = &c.geometry(&s)[..] else {
+        panic!("one polyline")
+    };
+    cells.check().unwrap();
+    assert_eq!(cells.kind, CellKind::Line);
+    assert_eq!(cells.points.len(), tet_vertices().len());
+    assert_eq!(cells.len(), tet_vertices().len() - 1);
+    // The polyline's length is the cable's, and each span carries the
+    // tension it reports as an observable.
+    let pts: Vec<[f64; 3]> = cells
+        .points
+        .iter()
+        .map(|p| match p {
+            Point::At(x) => *x,
+            Point::Node(_) => panic!("cable points are bound positions"),
+        })
+        .collect();
+    let len: f64 = pts
+        .windows(2)
+        .map(|w| {
+            (0..3)
+                .map(|a| (w[1][a] - w[0][a]).powi(2))
+                .sum::<f64>()
+                .sqrt()
+        })
+        .sum();
+    let obs = c.observables(&s);
+    let get = |n: &str| obs.iter().find(|o| o.0 == format!("belly.{n}")).unwrap().1;
+    assert!((len - get("length")).abs() < 1e-12);
+    let tension = &cells.fields[0];
+    assert_eq!(
+        (tension.name.as_str(), tension.unit.as_str()),
+        ("tension", "N")
+    );
+    assert!(get("tension") > 0.0, "taut");
+    assert!(tension.values.iter().all(|&t| t == get("tension")));
+}

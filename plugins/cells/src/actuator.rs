@@ -11,6 +11,7 @@
 //! paper's muscles between membrane bodies do. Works in 2-D and 3-D models.
 
 use crate::error::{CellError, positive};
+use pliant_core::geometry::{CellKind, Drawing};
 use pliant_core::quantity::{Bound, Quantity};
 use pliant_core::vec3::{norm, sub};
 use pliant_core::{
@@ -161,7 +162,14 @@ impl EnergySpec for Actuators {
                 k: self.stiffness,
             });
         }
-        Ok(Box::new(Elements::bind(items, info, "actuators")?))
+        let drawing = Drawing::Elements {
+            name: "actuators".into(),
+            kind: CellKind::Line,
+            measures: None,
+        };
+        Ok(Box::new(
+            Elements::bind(items, info, "actuators")?.drawn_as(drawing),
+        ))
     }
 }
 

@@ -44,6 +44,7 @@
 use crate::error::{CellError, non_negative, positive};
 use crate::ring::check_ring;
 use pliant_core::element::{Block, NO_PARAM, VariableStencil, variable_fallback};
+use pliant_core::geometry::{CellKind, Cells as GeometryCells, Field, Point, Shape};
 use pliant_core::quantity::{Bound, Quantity};
 use pliant_core::{BindInfo, ElementSet, Energy, EnergySpec, EvalState, Result, Scalar};
 use rayon::prelude::*;
@@ -476,6 +477,30 @@ impl Energy for CellSet {
             (format!("{}.min_area_ratio", self.name), lo),
             (format!("{}.max_area_ratio", self.name), hi),
         ]
+    }
+    /// Every membrane as a closed ring of segments in the plane `z = 0`,
+    /// with its cell's area ratio `V/V₀` on each segment.
+    fn geometry(&self, s: &EvalState) -> Vec<Shape> {
+        let areas = self.areas(s.q);
+        let (mut points, mut connectivity, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
+        for (c, v) in self.cells.iter().zip(areas) {
+            let first = points.len();
+            let n = c.dofs.len() / 2;
+            points.extend(
+                c.dofs
+                    .chunks_exact(2)
+                    .map(|d| Point::At([s.q[d[0]], s.q[d[1]], 0.0])),
+            );
+            connectivity.extend((0..n).flat_map(|i| [first + i, first + (i + 1) % n]));
+            ratio.extend(std::iter::repeat_n(v / c.v0, n));
+        }
+        vec![Shape::Cells(GeometryCells {
+            name: format!("cells {}", self.name),
+            kind: CellKind::Line,
+            points,
+            connectivity,
+            fields: vec![Field::cells("area_ratio", "1", ratio)],
+        })]
     }
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)

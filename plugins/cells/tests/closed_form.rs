@@ -194,3 +194,29 @@ fn pressed_cells_do_not_interpenetrate() {
     let vx: f64 = a.iter().map(|&i| sim.v()[2 * i]).sum::<f64>() / a.len() as f64;
     assert!(vx < 0.0, "left cell still moving right at {vx} m/s");
 }
+
+#[test]
+fn a_drawn_cell_is_its_closed_membrane_with_its_area_ratio() {
+    use pliant_core::Energy;
+    use pliant_core::geometry::{CellKind, Shape};
+    let (m, ring) = one_cell(Quantity::Value(1.0));
+    // Squash the ring by 20 % in y.
+    let q: Vec<f64> = m.q0().chunks(2).flat_map(|x| [x[0], 0.8 * x[1]]).collect();
+    let cells = m.energies_of::<CellSet>()[0];
+    let s = pliant_core::EvalState::at_rest(&q, &[], 0.01, 0.0);
+    let [Shape::Cells(c)] = &cells.geometry(&s)[..] else {
+        panic!("one set of lines")
+    };
+    c.check().unwrap();
+    assert_eq!(
+        (c.kind, c.len(), c.points.len()),
+        (CellKind::Line, ring.len(), ring.len())
+    );
+    // Closed: every point starts one segment and ends another.
+    let mut degree = vec![0; c.points.len()];
+    c.connectivity.iter().for_each(|&i| degree[i] += 1);
+    assert!(degree.iter().all(|&d| d == 2));
+    let ratio = cells.areas(&q)[0] / cells.rest_areas()[0];
+    assert!((ratio - 0.8).abs() < 1e-9, "{ratio}");
+    assert!(c.fields[0].values.iter().all(|&r| r == ratio));
+}

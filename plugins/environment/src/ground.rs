@@ -32,6 +32,7 @@
 //! body axis `t`, the tangential direction of `x_b − x_a` of two nodes at the
 //! previous step; `μ` applies across it.
 
+use pliant_core::geometry::{Drawing, Shape};
 use pliant_core::penalty::{
     coulomb_potential, coulomb_potential_d, log_exp, log_exp_d, one_sided_quadratic,
     one_sided_quadratic_d, ramp_integral, ramp_integral_d, softplus,
@@ -521,6 +522,11 @@ impl EnergySpec for Ground {
     fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
         let (n, c0) = self.plane(info.dim())?;
         let law = self.law()?;
+        let drawing = Drawing::Fixed(Shape::Plane {
+            name: "ground".into(),
+            point: n.map(|v| v * c0),
+            normal: n,
+        });
         let nodes: Vec<usize> = self
             .nodes
             .clone()
@@ -532,7 +538,9 @@ impl EnergySpec for Ground {
                 c0,
                 law,
             });
-            return Ok(Box::new(Elements::bind(items.collect(), info, "nodes")?));
+            return Ok(Box::new(
+                Elements::bind(items.collect(), info, "nodes")?.drawn_as(drawing),
+            ));
         };
         if axes.len() != nodes.len() {
             return Err(CoreError::Count {
@@ -552,7 +560,9 @@ impl EnergySpec for Ground {
             c0,
             law,
         });
-        Ok(Box::new(Elements::bind(items.collect(), info, "nodes")?))
+        Ok(Box::new(
+            Elements::bind(items.collect(), info, "nodes")?.drawn_as(drawing),
+        ))
     }
 }
 

@@ -11,6 +11,7 @@
 //! (m/s) and `Φ' = tanh(K₂‖u‖/2)`, `K₂ = 15/ν`.
 
 use crate::log_exp::LogExpPenalty;
+use pliant_core::geometry::{Drawing, Shape};
 use pliant_core::penalty::{coulomb_potential, log_exp, softplus};
 use pliant_core::vec3::{dot, load, sub};
 use pliant_core::{
@@ -177,12 +178,17 @@ impl EnergySpec for SphereContact {
                 ));
             }
         }
+        let drawing = Drawing::Fixed(Shape::Sphere {
+            name: "sphere".into(),
+            centre: self.centre,
+            radius: self.radius,
+        });
         Ok(if law.mu > 0.0 {
             let items = nodes.iter().map(|&n| SphereEl::<true> { node: [n], law });
-            Box::new(Elements::bind(items.collect(), info, "nodes")?)
+            Box::new(Elements::bind(items.collect(), info, "nodes")?.drawn_as(drawing))
         } else {
             let items = nodes.iter().map(|&n| SphereEl::<false> { node: [n], law });
-            Box::new(Elements::bind(items.collect(), info, "nodes")?)
+            Box::new(Elements::bind(items.collect(), info, "nodes")?.drawn_as(drawing))
         })
     }
 }

@@ -3,6 +3,7 @@
 //! in m (default: the initial distance). With a `contraction` channel `u`
 //! (m), the rest length is `L − u`, a linear actuator.
 
+use pliant_core::geometry::{CellKind, Drawing};
 use pliant_core::vec3::{load, norm, sub};
 use pliant_core::{
     BindInfo, CoreError, Ctx, Element, Elements, Energy, EnergySpec, Invalid, Local, Result,
@@ -182,7 +183,14 @@ impl EnergySpec for Springs {
                 rest,
             });
         }
-        Ok(Box::new(Elements::bind(items, info, "springs")?))
+        let drawing = Drawing::Elements {
+            name: "springs".into(),
+            kind: CellKind::Line,
+            measures: None,
+        };
+        Ok(Box::new(
+            Elements::bind(items, info, "springs")?.drawn_as(drawing),
+        ))
     }
 }
 

@@ -8,6 +8,7 @@
 //! `V₀ Σ_jl ∂P_ij/∂F_kl G_aj G_bl`.
 
 use crate::material::{lame, psi, stress};
+use pliant_core::geometry::{CellKind, Drawing};
 use pliant_core::mat3::{det3, inv3};
 use pliant_core::{
     BindInfo, CoreError, Ctx, Element, Elements, Energy, EnergySpec, Invalid, Local, Result,
@@ -264,7 +265,14 @@ impl EnergySpec for NeoHookeanTets {
                 lame: lame_const,
             });
         }
-        Ok(Box::new(Elements::bind(items, info, "tets")?))
+        let drawing = Drawing::Elements {
+            name: "tets".into(),
+            kind: CellKind::Tetra,
+            measures: Some(items.iter().map(|t| t.vol).collect()),
+        };
+        Ok(Box::new(
+            Elements::bind(items, info, "tets")?.drawn_as(drawing),
+        ))
     }
 }
 

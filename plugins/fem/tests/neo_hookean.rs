@@ -438,3 +438,34 @@ fn assembled_hessian_sums_the_element_blocks() {
     let with_shift = asm.with_diagonal(&shifted).val().to_vec();
     compare(&with_shift, &cp, &ri, &dense(&asm, 2.0, 0.5));
 }
+
+#[test]
+fn drawn_tetrahedra_carry_the_neo_hookean_energy_density() {
+    use pliant_core::geometry::{CellKind, Shape};
+    let (mesh, model) = block([2, 1, 1], 0.01, constant());
+    // Stretch 10 % along x: every cell's energy density is Ψ(F) of the
+    // material law, and the cells are the mesh's tetrahedra.
+    let q: Vec<f64> = model
+        .q0()
+        .chunks(3)
+        .flat_map(|x| [1.1 * x[0], x[1], x[2]])
+        .collect();
+    let shapes = model.energies()[0].geometry(&still(&q, &[E, NU]));
+    let [Shape::Cells(c)] = &shapes[..] else {
+        panic!("{shapes:?}")
+    };
+    assert_eq!((c.kind, c.len()), (CellKind::Tetra, mesh.tets.len()));
+    c.check().unwrap();
+    let (mu, lambda) = pliant_fem::material::lame(E, NU);
+    let f = [1.1, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0];
+    let psi = pliant_fem::material::psi(&f, mu, lambda);
+    let density = c
+        .fields
+        .iter()
+        .find(|f| f.name == "energy_density")
+        .unwrap();
+    assert_eq!(density.unit, "J/m^3");
+    for &d in &density.values {
+        assert!((d - psi).abs() < 1e-9 * psi, "{d} vs Ψ = {psi}");
+    }
+}

@@ -29,6 +29,7 @@ use crate::surface::{
     triangle_volume_gradient,
 };
 use pliant_core::element::{Block, NO_PARAM, VariableStencil, variable_fallback};
+use pliant_core::geometry::{CellKind, Cells, Field, Point, Shape};
 use pliant_core::quantity::{Bound, Quantity};
 use pliant_core::{
     BindInfo, Ctx, Element, ElementSet, Elements, Energy, EnergySpec, EvalState, Local, Result,
@@ -243,6 +244,18 @@ impl Energy for PressureCavity {
             (format!("{}.pressure", self.name), p),
         ]
     }
+    /// The cavity's wall triangles with the gauge pressure (Pa) on each.
+    fn geometry(&self, s: &EvalState) -> Vec<Shape> {
+        let p = self.observables(s).get(1).map_or(f64::NAN, |(_, p)| *p);
+        let nodes: Vec<usize> = self.set.items().iter().flat_map(|e| e.nodes).collect();
+        let c = Cells::over_nodes(&format!("cavity {}", self.name), CellKind::Triangle, &nodes);
+        let n = c.len();
+        vec![Shape::Cells(c.with(Field::cells(
+            "pressure",
+            "Pa",
+            vec![p; n],
+        )))]
+    }
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)
     }
@@ -424,6 +437,23 @@ impl Energy for GasCavity {
                 self.pressure(s.q, s.p) - self.ambient,
             ),
         ]
+    }
+    /// The cavity's wall triangles with the gauge pressure (Pa) on each.
+    fn geometry(&self, s: &EvalState) -> Vec<Shape> {
+        let x = self.local(s.q);
+        let points = x
+            .chunks_exact(3)
+            .map(|c| Point::At([c[0], c[1], c[2]]))
+            .collect();
+        let p = self.pressure(s.q, s.p) - self.ambient;
+        let n = self.triangles.len();
+        vec![Shape::Cells(Cells {
+            name: format!("cavity {}", self.name),
+            kind: CellKind::Triangle,
+            points,
+            connectivity: self.triangles.iter().flatten().copied().collect(),
+            fields: vec![Field::cells("pressure", "Pa", vec![p; n])],
+        })]
     }
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)

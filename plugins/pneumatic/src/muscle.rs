@@ -29,6 +29,7 @@
 
 use crate::error::{PneumaticError, non_negative, positive};
 use crate::muscle_model::MuscleModel;
+use pliant_core::geometry::{CellKind, Cells, Field, Point, Shape};
 use pliant_core::penalty::{one_sided_quadratic, one_sided_quadratic_d};
 use pliant_core::quantity::{Bound, Quantity};
 use pliant_core::vec3::{norm, sub};
@@ -198,6 +199,18 @@ impl PieceLaw {
 }
 
 impl<const N: usize> PieceEl<N> {
+    /// The anchors `(start, end)` of a stencil: the start's weights are
+    /// the negative ones.
+    fn anchors(&self, x: &[f64]) -> ([f64; 3], [f64; 3]) {
+        let (mut a, mut b) = ([0.0; 3], [0.0; 3]);
+        for (k, &w) in self.w.iter().enumerate() {
+            let (end, w) = if w < 0.0 { (&mut a, -w) } else { (&mut b, w) };
+            for d in 0..3 {
+                end[d] += w * x[3 * k + d];
+            }
+        }
+        (a, b)
+    }
     /// `r = Σ w_k x_k` of a stencil.
     fn vector(&self, x: &[f64]) -> [f64; 3] {
         let mut r = [0.0; 3];
@@ -331,6 +344,16 @@ fn piece_lengths<const N: usize>(
         .collect()
 }
 
+/// Every piece as a segment between its anchors.
+fn piece_segments<const N: usize>(set: &Elements<PieceEl<N>>, s: &EvalState) -> Vec<Point> {
+    (0..set.len())
+        .flat_map(|i| {
+            let (a, b) = set.items()[i].anchors(&set.stencil_values(i, s.q));
+            [Point::At(a), Point::At(b)]
+        })
+        .collect()
+}
+
 impl Energy for MuscleSet {
     fn elements(&self) -> &dyn ElementSet {
         match &self.pieces {
@@ -360,6 +383,31 @@ impl Energy for MuscleSet {
             out.push((format!("{name}.force"), force));
         }
         out
+    }
+    /// The muscles' pieces as segments with their pressure force (N).
+    fn geometry(&self, s: &EvalState) -> Vec<Shape> {
+        let (pieces, points) = match &self.pieces {
+            Pieces::Nodes(e) => (piece_lengths(e, s), piece_segments(e, s)),
+            Pieces::Points(e) => (piece_lengths(e, s), piece_segments(e, s)),
+        };
+        let mut force = vec![f64::NAN; pieces.len()];
+        for (r, slot) in self.ranges.iter().zip(&self.slots) {
+            for i in r.clone() {
+                let p = match (&pieces[i].2, slot) {
+                    (Bound::Constant(p), _) => *p,
+                    (_, Some(k)) => s.p[*k],
+                    _ => f64::NAN,
+                };
+                force[i] = p * pieces[i].1;
+            }
+        }
+        vec![Shape::Cells(Cells {
+            name: "muscles".into(),
+            kind: CellKind::Line,
+            connectivity: (0..points.len()).collect(),
+            points,
+            fields: vec![Field::cells("force", "N", force)],
+        })]
     }
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)

@@ -87,6 +87,15 @@ fn ideal_gas_piston_doubles_its_pressure_at_half_the_volume() {
     let absolute = get("gas.pressure") + ATMOSPHERE;
     assert!((absolute / ATMOSPHERE - 2.0).abs() < 1e-9, "{absolute} Pa");
     assert!((get("gas.volume") - a * a * h / 6.0).abs() < 1e-12);
+    // Drawn as its six wall triangles, each with the gauge pressure.
+    let s = pliant_core::EvalState::at_rest(sim.q(), &[], 1.0, 0.0);
+    let shapes = sim.model().energies()[0].geometry(&s);
+    let [pliant_core::geometry::Shape::Cells(c)] = &shapes[..] else {
+        panic!("{shapes:?}")
+    };
+    c.check().unwrap();
+    assert_eq!(c.len(), 6);
+    assert!(c.fields[0].values.iter().all(|&p| p == get("gas.pressure")));
 }
 
 fn paper_muscle(model: MuscleModel, pressure: f64, blocked: bool) -> (f64, f64) {
@@ -122,6 +131,16 @@ fn paper_muscle(model: MuscleModel, pressure: f64, blocked: bool) -> (f64, f64) 
     pliant_core::assembly::Assembler::new(sim.model())
         .unwrap()
         .add_gradient(sim.model(), &s, 1.0, &mut g);
+    // Drawn as its two pieces, with the observed pressure force.
+    let shapes = sim.model().energies()[0].geometry(&s);
+    let [pliant_core::geometry::Shape::Cells(c)] = &shapes[..] else {
+        panic!("{shapes:?}")
+    };
+    c.check().unwrap();
+    assert_eq!(c.len(), 2);
+    let force = &c.fields[0].values;
+    let mean = force.iter().sum::<f64>() / 2.0;
+    assert!((mean - get("pma.force")).abs() <= 1e-12 * get("pma.force").abs().max(1.0));
     (get("pma.length") - 0.15, -g[0])
 }
 

@@ -11,6 +11,7 @@ use crate::mesh::{Topology, area_and_longest, check_areas};
 use crate::mid_edge::MidEdgeEl;
 use crate::stretch::{StretchEl, length};
 use crate::youngs::{Modulus, Youngs};
+use pliant_core::geometry::{CellKind, Drawing};
 use pliant_core::{BindInfo, Declare, Elements, Energy, EnergySpec, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -360,7 +361,16 @@ impl EnergySpec for ShellStretching {
                 }
             })
             .collect();
-        Ok(Box::new(Elements::bind(items, info, "edges")?))
+        // The shell is drawn once, as its triangles, by this energy (every
+        // shell has it, if only for the mass).
+        let drawing = Drawing::Cells {
+            name: "shell".into(),
+            kind: CellKind::Triangle,
+            nodes: self.triangles.iter().flatten().copied().collect(),
+        };
+        Ok(Box::new(
+            Elements::bind(items, info, "edges")?.drawn_as(drawing),
+        ))
     }
 }
 

@@ -11,6 +11,7 @@
 //!
 //! and the energy is `E = k/2 (‖x_b − x_a‖ − L(V))²` with `k = Y A / L0` (N/m).
 
+use pliant_core::geometry::CellKind;
 use pliant_core::{Ctx, Element, Invalid, Scalar, Stencil};
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +52,8 @@ impl DeaSpring {
 
 impl Element for DeaSpring {
     type Size = Stencil<6, 1>; // 2 nodes × 3 coordinates, 1 channel
+    // Drawn as a segment between its nodes (replay, ParaView).
+    const CELL: Option<CellKind> = Some(CellKind::Line);
     fn nodes(&self) -> &[usize] {
         &self.nodes
     }

@@ -213,6 +213,7 @@ impl Rod {
         let items = items.into_iter().map(|i| i.el(&chan)).collect();
         let mut energy = RodEnergy {
             name: self.name.clone(),
+            radius: self.radius,
             net,
             twist: d.twist,
             node_dofs,

@@ -5,6 +5,7 @@
 use crate::element::{ElEval, RodEl};
 use crate::frames::{EdgeFrame, RodFrames, transport};
 use crate::network::{Plan, RodNetwork};
+use pliant_core::geometry::{CellKind, Cells, Field, Shape};
 use pliant_core::parallel::deterministic_sum;
 use pliant_core::vec3::{cross, norm};
 use pliant_core::{
@@ -56,6 +57,8 @@ pub(crate) fn tangents(node_dofs: &[[[usize; 3]; 2]], q: &[f64]) -> Vec<[f64; 3]
 #[derive(Debug)]
 pub struct RodEnergy {
     pub(crate) name: String,
+    /// Cross-section radius, m (for drawing).
+    pub(crate) radius: f64,
     pub(crate) net: RodNetwork,
     pub(crate) twist: Vec<usize>,
     /// Per edge, the DOFs of its two nodes.
@@ -204,6 +207,20 @@ pub fn twist_dofs(layout: &Layout) -> Vec<usize> {
 impl Energy for RodEnergy {
     fn elements(&self) -> &dyn ElementSet {
         &self.set
+    }
+
+    /// The centreline edges with the cross-section radius (m), the
+    /// stretching strain ε (eq. 9) and the twist angle θ (rad) per edge.
+    fn geometry(&self, s: &EvalState) -> Vec<Shape> {
+        let edges = self.net.edges();
+        let nodes: Vec<usize> = edges.iter().flatten().copied().collect();
+        let theta = self.twist.iter().map(|&d| s.q[d]).collect();
+        let strain = self.strains(s.q, s.p).stretch;
+        let c = Cells::over_nodes(&format!("rod {}", self.name), CellKind::Line, &nodes)
+            .with(Field::cells("radius", "m", vec![self.radius; edges.len()]))
+            .with(Field::cells("strain", "1", strain))
+            .with(Field::cells("theta", "rad", theta));
+        vec![Shape::Cells(c)]
     }
 
     fn as_any(&self) -> Option<&dyn std::any::Any> {

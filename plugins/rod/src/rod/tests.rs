@@ -896,3 +896,46 @@ fn reset_to_a_state_with_a_reversed_edge_stays_finite() {
     let v = rod.elements().value(&eval(&q, &p));
     assert!(v.is_finite(), "energy {v}");
 }
+
+#[test]
+fn drawn_rod_is_its_edges_with_radius_strain_and_twist() {
+    use pliant_core::geometry::{CellKind, Point, Shape};
+    // A junction: nodes 10..14 of a model with other nodes before them.
+    let pos: Vec<[f64; 3]> = (0..14)
+        .map(|k| [0.01 * k as f64, 0.002 * (k % 3) as f64, 0.0])
+        .collect();
+    let rod = Rod::network(vec![[10, 11], [11, 12], [13, 11]], RAD, E, 0.4, 1000.0)
+        .with_rest_lengths_from(&pos)
+        .unwrap();
+    let mut b = ModelBuilder::new(3).unwrap();
+    for p in &pos {
+        b.add_node(p, 0.0).unwrap();
+    }
+    b.add(rod);
+    let model = b.build().unwrap();
+    let energy = model.energies_of::<RodEnergy>()[0];
+    let mut q = model.q0().to_vec();
+    q[energy.twist_dofs()[1]] = 0.7;
+    q[model.layout().node_base()[12]] += 0.001; // stretch edge 1
+    let s = EvalState::at_rest(&q, &[], 0.01, 0.0);
+    let [Shape::Cells(c)] = &energy.geometry(&s)[..] else {
+        panic!("one set of lines")
+    };
+    c.check().unwrap();
+    assert_eq!((c.kind, c.len()), (CellKind::Line, 3));
+    // Points are the rod's 4 nodes, cells its edges.
+    let nodes: Vec<usize> = c
+        .connectivity
+        .iter()
+        .map(|&i| match c.points[i] {
+            Point::Node(n) => n,
+            Point::At(_) => panic!("rod points are nodes"),
+        })
+        .collect();
+    assert_eq!(nodes, [10, 11, 11, 12, 13, 11]);
+    let field = |n: &str| &c.fields.iter().find(|f| f.name == n).unwrap().values;
+    assert_eq!(field("radius"), &vec![RAD; 3]);
+    assert_eq!(field("theta"), &vec![0.0, 0.7, 0.0]);
+    let strain = field("strain");
+    assert!(strain[1] > 0.0 && strain[0].abs() < 1e-12, "{strain:?}");
+}
