@@ -9,7 +9,8 @@
 //!   (Fig. 2b): `attach.svg`.
 //! - `chain`  — a chain bent by actuators (Fig. 2c): `chain.svg`, `chain.csv`.
 //! - `fold`   — chains folding into E, P, F, L (Fig. 5; `--letters EPFL`,
-//!   `--seconds 30`): `fold_E.svg` … with snapshots.
+//!   `--seconds 30`): `fold_E.svg` … with snapshots, and `fold_E/` … with
+//!   a ParaView series, `replay.html` and plots.
 //! - `optimize` — a folding schedule for P from exact rollout gradients
 //!   (`--iterations 10`): `fold_schedule.csv`.
 //! - `bench`  — the stacked-cells benchmark: ms per cell-step at 10, 100,
@@ -28,6 +29,7 @@ use pliant::soft_cells::force_deflection::{force_deflection, stiffness};
 use pliant::soft_cells::scenes::bounce;
 use pliant::soft_cells::stack::{grid, stack};
 use pliant::soft_cells::{CellDesign, newton};
+use pliant::viz::{Recorder, RecorderOptions};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -332,13 +334,26 @@ fn fold_run(out: &Path, letters: &str, seconds: f64) -> anyhow::Result<()> {
         let mut panels = vec![(format!("{ch}: t = 0 s"), frame(&sim))];
         let shots = [0.1, 0.25, 0.5, 1.0];
         let mut next = 0;
+        let mut pictures = Recorder::new(
+            &out.join(format!("fold_{ch}")),
+            &format!("fold_{ch}"),
+            &format!("chain folding into {ch}"),
+            sim.model(),
+            RecorderOptions::default(),
+        )?;
+        pictures.record(&sim)?;
+        let every = (1.0 / 30.0 / d.dt).round().max(1.0) as usize;
         for s in 1..=steps {
             sim.step()?;
+            if s % every == 0 {
+                pictures.record(&sim)?;
+            }
             if next < shots.len() && s == (shots[next] * steps as f64).round() as usize {
                 panels.push((format!("{ch}: t = {:.1} s", s as f64 * d.dt), frame(&sim)));
                 next += 1;
             }
         }
+        pictures.finish_at(&sim)?;
         let c = centroids(&rings, sim.q());
         let err = shape_error(letter, &c, f.pitch);
         let ok = contact_graph(&c, f.pitch) == letter.contacts();

@@ -3,15 +3,16 @@
 //! layer, inflated through `"cavity"` energies from 0 to `--max` kPa
 //! (default 40) by static load steps. Writes into `DIR` (default
 //! `out/pneunet`): `tip_angle.csv` (pressure in Pa, tip angle in degrees)
-//! and `tip_angle.svg`, `snapshots.svg` (the slab at four pressures) and
-//! `pneunet.pvd` (ParaView, one frame per load step; "time" is the load
-//! step); prints the curve and the wall time.
+//! and `tip_angle.svg`, `snapshots.svg` (the slab at four pressures),
+//! `pneunet.pvd` (ParaView, one frame per load step, with the chambers'
+//! pressure; "time" is the load step) and `replay.html`; prints the curve
+//! and the wall time.
 //!
 //! `cargo run --release --example pneunet [-- --out DIR --max KPA --steps N]`
 
 use anyhow::Context;
-use pliant::fem::vtk::VtkSeries;
 use pliant::pneunet_fem::PneuNetFem;
+use pliant::viz::Recorder;
 use plotters::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -50,24 +51,32 @@ fn main() -> anyhow::Result<()> {
         .map(|k| max_kpa * 1e3 * k as f64 / steps as f64)
         .collect();
     let actuator = PneuNetFem::default();
-    let mut vtk = VtkSeries::new(&out, "pneunet")?;
+    let mut pictures: Option<Recorder> = None;
     let mut frames: Vec<(String, Vec<[f64; 3]>)> = vec![];
     let mut faces = vec![];
     let started = Instant::now();
     let mut written = 0;
     let mut curve = vec![];
-    let outcome = actuator.sweep(&pressures, |p, mesh, q| {
+    let outcome = actuator.sweep(&pressures, |p, mesh, sim| {
+        let q = sim.q();
         curve.push((p, PneuNetFem::tip_angle(mesh, q)));
         let x: Vec<[f64; 3]> = q.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
         if faces.is_empty() {
             faces = mesh.boundary_faces();
             frames.push(("0 kPa".into(), mesh.nodes.clone()));
         }
-        let zero = vec![[0.0; 3]; x.len()];
-        let density = vec![0.0; mesh.tets.len()];
         written += 1;
-        if let Err(e) = vtk.write_frame(written as f64, &x, &mesh.tets, &zero, &density) {
-            eprintln!("warning: ParaView frame not written: {e}");
+        if pictures.is_none() {
+            let title = "PneuNet inflation (time = load step)";
+            match Recorder::new(&out, "pneunet", title, sim.model(), Default::default()) {
+                Ok(r) => pictures = Some(r),
+                Err(e) => eprintln!("warning: no ParaView series or replay: {e}"),
+            }
+        }
+        if let Some(r) = &mut pictures
+            && let Err(e) = r.record(sim)
+        {
+            eprintln!("warning: ParaView/replay frame not written: {e}");
         }
         let k = written;
         if k == steps / 3 || k == 2 * steps / 3 || k == steps {
@@ -92,6 +101,9 @@ fn main() -> anyhow::Result<()> {
         &[("FEM, cavities".into(), pts, BLUE)],
     )?;
     plot_snapshots(&out.join("snapshots.svg"), &frames, &faces, &[])?;
+    if let Some(r) = pictures {
+        r.close()?;
+    }
     println!("PneuNet (FEM, six pressurized chambers): tip angle against gauge pressure");
     for r in &rows {
         println!("  {:6.1} kPa  {:7.2}°", r[0] / 1e3, r[1]);

@@ -1,15 +1,15 @@
 //! Drops the Tripod or the Puppy (cable paper §IV) 5 mm onto a frictional
 //! ground and lets it settle for 2 s at the paper's step h = 0.033 s. Writes a
-//! VTK series (`<out>/<robot>.pvd`, node velocity and element energy density)
-//! and the trajectory (CSV, JSON); prints the wall time and how much faster
-//! than real time it ran.
+//! ParaView series (`<out>/<robot>.pvd`: node velocity, contact force,
+//! element energy density), `replay.html` and plots; prints the wall time
+//! and how much faster than real time it ran.
 //!
 //! `cargo run --release --example robot_drop -- puppy [out-dir]`
 
 use pliant::core::{Integrator, NewtonSettings, Simulator};
 use pliant::environment::Friction;
-use pliant::fem::vtk::VtkSeries;
 use pliant::robots::Robot;
+use pliant::viz::Recorder;
 use std::time::Instant;
 
 fn main() -> anyhow::Result<()> {
@@ -44,22 +44,16 @@ fn main() -> anyhow::Result<()> {
     );
     let (h, steps) = (0.033, 61); // 2 s
     let mut sim = Simulator::new(model, Integrator::Bdf1, h, NewtonSettings::default())?;
-    let mut series = VtkSeries::new(&out, robot.name)?;
-    let frame = |sim: &Simulator, series: &mut VtkSeries| -> anyhow::Result<()> {
-        let pts: Vec<[f64; 3]> = sim.q().chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
-        let vel: Vec<[f64; 3]> = sim.v().chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
-        let psi = robot.energy_density(&pts);
-        series.write_frame(sim.time(), &pts, &robot.mesh.tets, &vel, &psi)?;
-        Ok(())
-    };
-    frame(&sim, &mut series)?;
+    let title = format!("{} dropped 5 mm", robot.name);
+    let mut pictures = Recorder::new(&out, robot.name, &title, sim.model(), Default::default())?;
+    pictures.record(&sim)?;
     let mut compute = 0.0;
     let mut iterations = 0;
     for _ in 0..steps {
         let t = Instant::now();
         iterations += sim.step()?.newton.iterations;
         compute += t.elapsed().as_secs_f64();
-        frame(&sim, &mut series)?;
+        pictures.record(&sim)?;
     }
     let lowest = sim
         .q()
@@ -74,11 +68,8 @@ fn main() -> anyhow::Result<()> {
         iterations as f64 / steps as f64,
         sim.kinetic_energy()
     );
-    println!(
-        "wrote {} VTK frames and {}/{}.pvd (open it in ParaView)",
-        series.len(),
-        out.display(),
-        robot.name
-    );
+    for path in pictures.finish_at(&sim)? {
+        println!("wrote {}", path.display());
+    }
     Ok(())
 }

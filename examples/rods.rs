@@ -14,18 +14,19 @@
 //! - `all`       — all of them.
 //!
 //! Each writes into `DIR/<scene>/` (default `out/rods`): the plotted
-//! quantity as CSV, an SVG plot of it, and a VTK polyline series per run
-//! (`.pvd`, open in ParaView); and prints a short summary.
+//! quantity as CSV, an SVG plot of it, and per run a directory
+//! `DIR/<scene>/<run>/` with a ParaView series (`<run>.pvd`), `replay.html`
+//! and plots; and prints a short summary.
 //!
 //! `cargo run --release --example rods -- earthworm [--out out/rods]`
 
 use anyhow::Context;
 use pliant::core::Simulator;
-use pliant::rod::{RodEnergy, RodVtkSeries};
 use pliant::rod_scenes::{
     DroppedRod, Earthworm, Gripper, PNEUNET_CURVATURES, PNEUNET_PAPER_FORCE, PneuNet, RADIUS,
     RodScene, SceneInfo, Snake, lowest_z, node_positions, turning_angle_xz,
 };
+use pliant::viz::{Recorder, RecorderOptions};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -80,8 +81,9 @@ struct Run {
     seconds: f64,
 }
 
-/// Runs `scene` to its end; `rec` sees the initial state and every step; a
-/// VTK frame of the (first) rod is written about `frames` times.
+/// Runs `scene` to its end; `rec` sees the initial state and every step;
+/// pictures (ParaView, replay, plots) of about `frames` frames go to
+/// `<dir>/<name>/`.
 fn run(
     scene: RodScene,
     vtk: Option<(&Path, &str)>,
@@ -89,21 +91,21 @@ fn run(
     mut rec: impl FnMut(&Simulator, &SceneInfo),
 ) -> anyhow::Result<Run> {
     let (mut sim, info) = scene.simulator()?;
-    let mut series = match vtk {
-        Some((dir, name)) => Some(RodVtkSeries::new(dir, name)?),
+    let every = (info.steps / frames.max(1)).max(1);
+    let mut pictures = match vtk {
+        Some((dir, name)) => Some(Recorder::new(
+            &dir.join(name),
+            name,
+            &format!("{}: {name}", info.name),
+            sim.model(),
+            RecorderOptions::default(),
+        )?),
         None => None,
     };
-    let every = (info.steps / frames.max(1)).max(1);
-    let write = |sim: &Simulator, series: &mut Option<RodVtkSeries>| -> anyhow::Result<()> {
-        if let Some(s) = series {
-            let rod: &RodEnergy = sim.model().energies_of::<RodEnergy>()[0];
-            let p = sim.model().params_at(sim.time());
-            s.write_rod(sim.time(), rod, sim.q(), &p)?;
-        }
-        Ok(())
-    };
     rec(&sim, &info);
-    write(&sim, &mut series)?;
+    if let Some(p) = &mut pictures {
+        p.record(&sim)?;
+    }
     let t = Instant::now();
     let mut newton = 0;
     for k in 1..=info.steps {
@@ -112,9 +114,14 @@ fn run(
             .with_context(|| format!("{}: step {k} at t = {:.4} s", info.name, sim.time()))?;
         newton += r.newton.iterations;
         rec(&sim, &info);
-        if k % every == 0 || k == info.steps {
-            write(&sim, &mut series)?;
+        if k % every == 0
+            && let Some(p) = &mut pictures
+        {
+            p.record(&sim)?;
         }
+    }
+    if let Some(p) = pictures {
+        p.finish_at(&sim)?;
     }
     Ok(Run {
         sim,

@@ -12,9 +12,10 @@
 //!   (adjoint over the whole rollout) against central finite differences;
 //! - `all`       — all of them.
 //!
-//! Each writes into `DIR/<scene>/` (default `out/shells`): CSV, an SVG plot
-//! and a ParaView series (`.pvd` of legacy `.vtk` frames with triangles,
-//! rope lines and node velocities); and prints a summary with wall times.
+//! Each writes into `DIR/<scene>/` (default `out/shells`): CSV, an SVG plot,
+//! a ParaView series (`.pvd` of legacy `.vtk` frames: shell triangles, rope
+//! lines, node velocities and forces), `replay.html` and plots; and prints
+//! a summary with wall times.
 //!
 //! `cargo run --release --example shells -- manta [--out out/shells] [--seconds S] [--weld]`
 
@@ -23,9 +24,9 @@ use pliant::core::{Integrator, ModelBuilder, ParamChannel, Simulator};
 use pliant::environment::Gravity;
 use pliant::optim::{Gait, Motor, Objective, Residuals, Shooting, StepView};
 use pliant::shell::generate::{MeshKind, rectangle};
-use pliant::shell::vtk::ShellVtkSeries;
 use pliant::shell::{Bending, Shell};
 use pliant::shell_scenes::{Manta, Parachute, newton, node};
+use pliant::viz::{Recorder, RecorderOptions, StateView};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -85,10 +86,6 @@ fn positions(q: &[f64], n: usize) -> Vec<[f64; 3]> {
     (0..n).map(|i| node(q, i)).collect()
 }
 
-fn velocities(sim: &Simulator, n: usize) -> Vec<[f64; 3]> {
-    (0..n).map(|i| node(sim.v(), i)).collect()
-}
-
 // ------------------------------------------------------------------ manta
 
 fn manta(dir: &Path, seconds: Option<f64>) -> anyhow::Result<()> {
@@ -98,17 +95,17 @@ fn manta(dir: &Path, seconds: Option<f64>) -> anyhow::Result<()> {
     };
     let mut run = scene.build()?;
     let n = run.mesh.nodes.len();
-    let mut vtk = ShellVtkSeries::new(dir, "manta")?;
     let every = ((1.0 / 30.0) / scene.dt).round().max(1.0) as usize;
+    let mut pictures = Recorder::new(
+        dir,
+        "manta",
+        "manta ray flapping",
+        run.sim.model(),
+        RecorderOptions::default(),
+    )?;
     let lead0 = node(run.sim.q(), run.leading);
     let mut rows = vec![vec![0.0, lead0[0], lead0[1], lead0[2]]];
-    vtk.write_frame(
-        0.0,
-        &positions(run.sim.q(), n),
-        &run.mesh.triangles,
-        &[],
-        Some(&velocities(&run.sim, n)),
-    )?;
+    pictures.record(&run.sim)?;
     let t0 = Instant::now();
     let mut iterations = 0;
     let shots: Vec<usize> = (0..4).map(|i| run.steps * (i + 1) / 4).collect();
@@ -124,15 +121,10 @@ fn manta(dir: &Path, seconds: Option<f64>) -> anyhow::Result<()> {
             ));
         }
         if k % every == 0 {
-            vtk.write_frame(
-                run.sim.time(),
-                &positions(run.sim.q(), n),
-                &run.mesh.triangles,
-                &[],
-                Some(&velocities(&run.sim, n)),
-            )?;
+            pictures.record(&run.sim)?;
         }
     }
+    pictures.finish_at(&run.sim)?;
     let wall = t0.elapsed().as_secs_f64();
     plot_snapshots(
         &dir.join("snapshots.svg"),
@@ -205,7 +197,13 @@ fn parachute(dir: &Path, seconds: Option<f64>, weld_ropes: bool) -> anyhow::Resu
     };
     let mut run = scene.build()?;
     let n = run.sim.model().layout().n_nodes();
-    let mut vtk = ShellVtkSeries::new(dir, "parachute")?;
+    let mut pictures = Recorder::new(
+        dir,
+        "parachute",
+        "parachute falling with drag",
+        run.sim.model(),
+        RecorderOptions::default(),
+    )?;
     let every = ((1.0 / 30.0) / scene.dt).round().max(1.0) as usize;
     let (payload, centre, corners) = (run.payload, run.centre, run.corners.clone());
     let bowl = move |q: &[f64]| {
@@ -225,13 +223,7 @@ fn parachute(dir: &Path, seconds: Option<f64>, weld_ropes: bool) -> anyhow::Resu
         ]);
     };
     record(&run, &mut rows);
-    vtk.write_frame(
-        0.0,
-        &positions(run.sim.q(), n),
-        &run.canopy.triangles,
-        &run.ropes,
-        Some(&velocities(&run.sim, n)),
-    )?;
+    pictures.record(&run.sim)?;
     let t0 = Instant::now();
     let shots: Vec<usize> = (0..4).map(|i| run.steps * i / 3).collect();
     let mut frames = Vec::new();
@@ -250,15 +242,10 @@ fn parachute(dir: &Path, seconds: Option<f64>, weld_ropes: bool) -> anyhow::Resu
             snap(&run, &mut frames);
         }
         if k % every == 0 {
-            vtk.write_frame(
-                run.sim.time(),
-                &positions(run.sim.q(), n),
-                &run.canopy.triangles,
-                &run.ropes,
-                Some(&velocities(&run.sim, n)),
-            )?;
+            pictures.record(&run.sim)?;
         }
     }
+    pictures.finish_at(&run.sim)?;
     let wall = t0.elapsed().as_secs_f64();
     // Each snapshot relative to its payload height, so the shapes compare.
     let frames: Vec<_> = frames
@@ -364,29 +351,33 @@ fn finger(dir: &Path) -> anyhow::Result<()> {
     // clamped at x ≤ 5 mm, every hinge's natural angle driven by `curl`
     // (rad per hinge), under gravity.
     let mesh = rectangle(0.085, 0.02, 0.005, MeshKind::Equilateral, 0)?;
-    let mut b = ModelBuilder::new(3)?;
     let topo = mesh.topology()?;
-    for x in &mesh.nodes {
-        let id = b.add_node(x, 0.0)?;
-        if x[0] <= 0.005 + 1e-9 {
-            b.fix_node(id)?;
-        }
-    }
-    b.add_param(ParamChannel::control("curl", 0.0))?;
     let across: Vec<[usize; 2]> = topo
         .hinges
         .iter()
         .map(|h| topo.edges[h.edge])
         .filter(|&[a, c]| (mesh.nodes[a][0] - mesh.nodes[c][0]).abs() < 1e-9)
         .collect();
-    b.add(
-        Shell::new(mesh.triangles.clone(), 2e-3, 10e6, 0.45, 1100.0)
-            .bending(Bending::Hinge)
-            .actuate("curl", across.clone(), 1.0),
-    );
-    b.add(Gravity::new(&[0.0, 0.0, -9.81]));
+    // Built twice: once for the optimization, once for the pictures.
+    let build = || -> anyhow::Result<pliant::core::Model> {
+        let mut b = ModelBuilder::new(3)?;
+        for x in &mesh.nodes {
+            let id = b.add_node(x, 0.0)?;
+            if x[0] <= 0.005 + 1e-9 {
+                b.fix_node(id)?;
+            }
+        }
+        b.add_param(ParamChannel::control("curl", 0.0))?;
+        b.add(
+            Shell::new(mesh.triangles.clone(), 2e-3, 10e6, 0.45, 1100.0)
+                .bending(Bending::Hinge)
+                .actuate("curl", across.clone(), 1.0),
+        );
+        b.add(Gravity::new(&[0.0, 0.0, -9.81]));
+        Ok(b.build()?)
+    };
     let dt = 0.01;
-    let sim = Simulator::new(b.build()?, Integrator::ImplicitEuler, dt, newton())?;
+    let sim = Simulator::new(build()?, Integrator::ImplicitEuler, dt, newton())?;
     let tip = mesh.nearest([0.085, 0.01, 0.0]);
     let gait = Gait {
         motors: vec![Motor {
@@ -416,20 +407,25 @@ fn finger(dir: &Path) -> anyhow::Result<()> {
     let t_check = t0.elapsed().as_secs_f64();
     let traj = problem.rollout_z(&z)?;
     let mut rows = Vec::new();
-    let mut vtk = ShellVtkSeries::new(dir, "finger")?;
+    let model = build()?;
+    let opts = RecorderOptions {
+        vtk_every: 5,
+        ..Default::default()
+    };
+    let mut pictures = Recorder::new(dir, "finger", "plate finger curling", &model, opts)?;
     for (k, x) in traj.x.iter().enumerate() {
         let p = node(x, tip);
         rows.push(vec![k as f64 * dt, p[0], p[2]]);
-        if k % 5 == 0 {
-            vtk.write_frame(
-                k as f64 * dt,
-                &positions(x, mesh.nodes.len()),
-                &mesh.triangles,
-                &[],
-                None,
-            )?;
-        }
+        let view = StateView {
+            q: x,
+            v: &traj.v[k],
+            p: &traj.p[k.saturating_sub(1).min(traj.p.len() - 1)],
+            t: traj.t[k],
+            dt,
+        };
+        pictures.frame(&model, view, &[])?;
     }
+    pictures.close()?;
     csv(&dir.join("tip.csv"), &["t_s", "tip_x_m", "tip_z_m"], &rows)?;
     plot_lines(
         &dir.join("tip.svg"),

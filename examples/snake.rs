@@ -33,6 +33,7 @@ use pliant::core::Simulator;
 use pliant::shell::vtk::ShellVtkSeries;
 use pliant::soft_snake::gait::{Gait, GaitKind};
 use pliant::soft_snake::{SnakeInfo, SoftSnake, TABLE_I_MODEL, TABLE_I_PROTOTYPE, mean_velocity};
+use pliant::viz::{Recorder, RecorderOptions};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -126,6 +127,14 @@ fn run(snake: &SoftSnake, out: &Path) -> anyhow::Result<()> {
     let triangles = info.body.skin_triangles();
     let lines = info.body.lines();
     let mut vtk = ShellVtkSeries::new(&dir, "snake")?;
+    // The replay and plots (the ParaView series above draws the skin).
+    let opts = RecorderOptions {
+        vtk: false,
+        ..Default::default()
+    };
+    let title = format!("soft snake: {}", name(snake.gait.kind));
+    let mut pictures = Recorder::new(&dir, "snake", &title, sim.model(), opts)?;
+    pictures.record(&sim)?;
     let (mut com, mut pmas, mut contacts) = (vec![], vec![], vec![]);
     let mut snapshots: Vec<(String, Vec<[f64; 3]>)> = vec![];
     let mut axes: Vec<(f64, Vec<(f64, f64)>)> = vec![];
@@ -157,6 +166,7 @@ fn run(snake: &SoftSnake, out: &Path) -> anyhow::Result<()> {
         }
         if k.is_multiple_of(frame) {
             vtk.write_frame(t, &x, &triangles, &lines, None)?;
+            pictures.record(&sim)?;
             let p = sim.model().params_at(t);
             let obs = sim.observables(&p);
             let mut row = vec![t];
@@ -187,6 +197,7 @@ fn run(snake: &SoftSnake, out: &Path) -> anyhow::Result<()> {
         }
     }
     let wall = started.elapsed().as_secs_f64();
+    pictures.finish_at(&sim)?;
     let simulated = info.steps as f64 * info.dt;
     write_outputs(&dir, &info, &com, &pmas, &contacts, &axes)?;
     snapshots.retain(|s| !s.0.is_empty());

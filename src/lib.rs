@@ -3,7 +3,8 @@
 //! Differentiable soft-robot physics. This facade re-exports the engine
 //! ([`core`]), the differentiable-trajectory crate ([`optim`]), the plugins
 //! ([`environment`], [`fem`], [`cable`], [`rod`], [`shell`], [`pneumatic`],
-//! [`cells`], [`magnetic`], [`hardware`]) and the papers' scenarios
+//! [`cells`], [`magnetic`], [`hardware`]), the output writers ([`viz`]) and
+//! the papers' scenarios
 //! ([`scenarios`], whose modules are also re-exported at the top level),
 //! and holds what the `pliant` command line needs to simulate a scene
 //! ([`simulate`]) and record how a run was made ([`provenance`]). SI
@@ -29,6 +30,7 @@ pub use pliant_scenarios::{
     shell_cantilever, shell_scenes, soft_cells, soft_snake,
 };
 pub use pliant_shell as shell;
+pub use pliant_viz as viz;
 
 /// Makes sure every plugin crate's energy registrations are linked in.
 pub fn init() {

@@ -54,7 +54,8 @@ enum Command {
         #[arg(long = "plugin", value_name = "PATH")]
         plugins: Vec<PathBuf>,
     },
-    /// Simulate a scene file and write its trajectory (CSV and JSON).
+    /// Simulate a scene file and write its trajectory (CSV and JSON), a
+    /// ParaView series, `replay.html` and plots.
     Simulate {
         /// Scene file (JSON).
         scene: PathBuf,
@@ -71,6 +72,12 @@ enum Command {
         /// Plugin library to load before reading the scene (repeatable).
         #[arg(long = "plugin", value_name = "PATH")]
         plugins: Vec<PathBuf>,
+        /// Do not write the ParaView series (`.pvd` + `.vtk` frames).
+        #[arg(long)]
+        no_vtk: bool,
+        /// Do not write `replay.html`.
+        #[arg(long)]
+        no_replay: bool,
     },
     /// Run a built-in demo (no files needed): by default a short gait
     /// optimization of the cable-driven Tripod; `lattice`: a soft lattice
@@ -317,6 +324,9 @@ fn finish(
         out.display(),
         res.frames_written
     );
+    for p in &res.pictures {
+        println!("wrote {}", p.display());
+    }
     if res.interrupted {
         return Err(Interrupted(last.step).into());
     }
@@ -411,6 +421,8 @@ fn run_cli() -> Result<()> {
             steps,
             every,
             plugins,
+            no_vtk,
+            no_replay,
         } => {
             let loaded = load_plugins(&plugins)?;
             let sc = Scene::from_file(&scene)?;
@@ -428,7 +440,11 @@ fn run_cli() -> Result<()> {
             let explicit_every = every.is_some();
             let every = every.unwrap_or(1);
             let observables = sim.observables(&sim.model().params_at(0.0)).len();
-            let per_frame = pliant::simulate::frame_bytes(sim.model().n_dofs(), observables);
+            let mut per_frame = pliant::simulate::frame_bytes(sim.model().n_dofs(), observables);
+            if !no_vtk {
+                per_frame =
+                    per_frame.saturating_add(pliant::simulate::vtk_frame_bytes(sim.model()));
+            }
             let frames = (steps as u64 / every).saturating_add(2);
             if !explicit_every && frames.saturating_mul(per_frame) > OUTPUT_BUDGET {
                 let need = frames.saturating_mul(per_frame).div_ceil(OUTPUT_BUDGET);
@@ -438,6 +454,16 @@ fn run_cli() -> Result<()> {
                     frames as f64 * per_frame as f64 / 1e9
                 );
             }
+            let name = scene
+                .file_stem()
+                .map_or("scene".into(), |s| s.to_string_lossy().into_owned());
+            let opts = pliant::viz::RecorderOptions {
+                vtk: !no_vtk,
+                replay: !no_replay,
+                ..Default::default()
+            };
+            let pictures = pliant::viz::Recorder::new(&out, &name, &name, sim.model(), opts)
+                .with_context(|| format!("writing output to {}", out.display()))?;
             let stop = pliant::simulate::stop_on_signals();
             let t = std::time::Instant::now();
             let res = run(
@@ -447,6 +473,7 @@ fn run_cli() -> Result<()> {
                 &out,
                 &stop,
                 true,
+                Some(pictures),
             )
             .with_context(|| format!("writing output to {}", out.display()))?;
             let stopped = match (&res.error, res.interrupted) {
@@ -572,9 +599,16 @@ fn run_cli() -> Result<()> {
             );
             let r = &d.settings;
             let mut sim = Simulator::new(d.model, r.integrator, r.dt, r.newton)?;
+            let pictures = pliant::viz::Recorder::new(
+                &out,
+                "lattice",
+                "spring-lattice drop",
+                sim.model(),
+                Default::default(),
+            )?;
             let stop = pliant::simulate::stop_on_signals();
             let t = std::time::Instant::now();
-            let res = run(&mut sim, r.steps, 1, &out, &stop, true)
+            let res = run(&mut sim, r.steps, 1, &out, &stop, true, Some(pictures))
                 .with_context(|| format!("writing output to {}", out.display()))?;
             finish(&sim, res, &out, t)?;
         }

@@ -47,6 +47,17 @@ pub struct RunRecord {
     pub progress_unit: &'static str,
     /// Why it stopped: `finished`, `interrupted`, or the error.
     pub stopped: String,
+    /// Peak resident memory of the process, bytes (`VmHWM` of
+    /// `/proc/self/status`; absent where that does not exist).
+    pub peak_memory_bytes: Option<u64>,
+}
+
+/// The process's peak resident set size, bytes (Linux's `VmHWM`).
+pub fn peak_memory_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 impl RunRecord {
@@ -75,6 +86,7 @@ impl RunRecord {
             progress: 0,
             progress_unit,
             stopped: String::new(),
+            peak_memory_bytes: None,
         }
     }
 
@@ -89,6 +101,7 @@ impl RunRecord {
         self.wall_time_s = started.elapsed().as_secs_f64();
         self.progress = progress;
         self.stopped = stopped;
+        self.peak_memory_bytes = peak_memory_bytes();
         std::fs::create_dir_all(dir)?;
         let path = dir.join("run.json");
         std::fs::write(&path, serde_json::to_string_pretty(&self)? + "\n")?;

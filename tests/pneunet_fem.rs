@@ -12,13 +12,13 @@ fn pressurized_chambers_curl_the_slab_towards_its_strain_limiting_layer() {
     assert_eq!(chambers.len(), 6);
     let mut tip_z = vec![];
     let curve = actuator
-        .sweep(&[1e4, 2e4], |_, mesh, q| {
+        .sweep(&[1e4, 2e4], |_, mesh, sim| {
             let tip = mesh
                 .nodes
                 .iter()
                 .position(|p| (p[0] - 0.08).abs() < 1e-9 && p[1].abs() < 1e-9 && p[2].abs() < 1e-9)
                 .unwrap();
-            tip_z.push(q[3 * tip + 2]);
+            tip_z.push(sim.q()[3 * tip + 2]);
         })
         .unwrap();
     eprintln!("{curve:?}, tip z {tip_z:?}, {} tets", mesh.tets.len());

@@ -139,13 +139,14 @@ impl PneuNetFem {
         self.sweep(pressures, |_, _, _| {})
     }
 
-    /// [`PneuNetFem::tip_angles`], calling `each(p, mesh, q)` after every
-    /// load step with the pressure (Pa) and the state (m) — so a caller
-    /// keeps the steps done when a later one fails to converge.
+    /// [`PneuNetFem::tip_angles`], calling `each(p, mesh, sim)` after every
+    /// load step with the pressure (Pa) and the simulator at the step's
+    /// state (`sim.q()`, m) — so a caller keeps the steps done when a later
+    /// one fails to converge.
     pub fn sweep(
         &self,
         pressures: &[f64],
-        mut each: impl FnMut(f64, &TetMesh, &[f64]),
+        mut each: impl FnMut(f64, &TetMesh, &Simulator),
     ) -> Result<Vec<(f64, f64)>> {
         let keys: Vec<(f64, f64)> = pressures
             .iter()
@@ -162,7 +163,7 @@ impl PneuNetFem {
         let mut out = Vec::with_capacity(pressures.len());
         for &p in pressures {
             sim.step()?;
-            each(p, &mesh, sim.q());
+            each(p, &mesh, &sim);
             out.push((p, Self::tip_angle(&mesh, sim.q())));
         }
         Ok(out)

@@ -207,21 +207,6 @@ impl Robot {
         (rear, front)
     }
 
-    /// Strain-energy density per tetrahedron (Pa = J/m³) at node positions
-    /// `x` (m), for VTK output: the foam's, plus the platform's where it
-    /// lies (at the same ν, `Ψ` scales with E).
-    pub fn energy_density(&self, x: &[[f64; 3]]) -> Vec<f64> {
-        let mut psi = pliant_fem::vtk::energy_density(&self.mesh, x, FOAM_E, FOAM_NU);
-        if let Some(platform) = &self.platform {
-            for &t in &platform.tets {
-                if let Some(v) = psi.get_mut(t) {
-                    *v *= 1.0 + platform.youngs_modulus / FOAM_E;
-                }
-            }
-        }
-        psi
-    }
-
     /// Foam density (kg/m³) that gives the stated body mass.
     pub fn density(&self) -> f64 {
         self.body_mass / self.mesh.volume()

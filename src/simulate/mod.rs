@@ -5,5 +5,5 @@
 mod output;
 mod run;
 
-pub use output::{Frame, TrajectoryWriter, frame_bytes};
+pub use output::{Frame, TrajectoryWriter, frame_bytes, vtk_frame_bytes};
 pub use run::{RunResult, run, stop_on_signals};

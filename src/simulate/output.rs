@@ -62,6 +62,13 @@ pub fn frame_bytes(dofs: usize, observables: usize) -> u64 {
     (44 * (dofs + observables + 8) + 32 * observables) as u64
 }
 
+/// Bytes a ParaView frame of `model` takes, roughly: per node its position,
+/// velocity and a few force vectors (8-byte values), per DOF a cell index.
+pub fn vtk_frame_bytes(model: &pliant_core::Model) -> u64 {
+    let nodes = model.layout().n_nodes() as u64;
+    nodes * 8 * 3 * 6 + model.n_dofs() as u64 * 8
+}
+
 impl TrajectoryWriter {
     /// Creates `dir` and both files, and writes their headers; the column
     /// set is that of `first`.

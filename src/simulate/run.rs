@@ -1,12 +1,15 @@
 //! Running a simulator for a number of steps with a progress bar, writing
-//! every `every`-th frame as it goes. A failed step or an interruption
+//! every `every`-th frame as it goes (trajectory CSV/JSON and, with a
+//! [`Recorder`], a ParaView frame; the replay and plots are kept bounded in
+//! memory and written at the end). A failed step or an interruption
 //! (SIGINT, SIGTERM: see [`stop_on_signals`]) ends the run with the frames
 //! finished so far written, the last one included.
 
 use super::output::{Frame, TrajectoryWriter};
 use indicatif::{ProgressBar, ProgressStyle};
 use pliant_core::{CoreError, Simulator};
-use pliant_scenarios::Result;
+use pliant_scenarios::{Result, ScenarioError};
+use pliant_viz::{Recorder, StateView};
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,6 +26,36 @@ pub struct RunResult {
     pub error: Option<CoreError>,
     /// The run was stopped by a signal before its last step.
     pub interrupted: bool,
+    /// Pictures written (ParaView index, replay, plots).
+    pub pictures: Vec<std::path::PathBuf>,
+}
+
+/// The recorder's error as a scenario output error in `dir`.
+fn viz_err(dir: &Path) -> impl Fn(pliant_viz::VizError) -> ScenarioError + '_ {
+    move |e| ScenarioError::Output {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+/// Records `sim`'s current state in `rec`.
+fn record(
+    rec: &mut Recorder,
+    sim: &Simulator,
+    observables: &[(String, f64)],
+) -> std::result::Result<(), pliant_viz::VizError> {
+    let p = sim.model().params_at(sim.time());
+    rec.frame(sim.model(), view(sim, &p), observables)
+}
+
+fn view<'a>(sim: &'a Simulator, p: &'a [f64]) -> StateView<'a> {
+    StateView {
+        q: sim.q(),
+        v: sim.v(),
+        p,
+        t: sim.time(),
+        dt: sim.dt(),
+    }
 }
 
 /// A flag set by SIGINT or SIGTERM (installed once per process; later calls
@@ -63,8 +96,9 @@ fn frame(sim: &Simulator, iters: usize, residual: f64) -> Frame {
 
 /// Steps `sim` `steps` times with the model's parameter schedule, writing
 /// the initial state, every `every`-th step and the last step reached into
-/// `dir` ([`TrajectoryWriter`]; `every` ≥ 1). Stops early, keeping what
-/// was written, when a step fails or `stop` is set.
+/// `dir` ([`TrajectoryWriter`]; `every` ≥ 1) and into `pictures` if given.
+/// Stops early, keeping what was written, when a step fails or `stop` is
+/// set.
 pub fn run(
     sim: &mut Simulator,
     steps: usize,
@@ -72,6 +106,7 @@ pub fn run(
     dir: &Path,
     stop: &AtomicBool,
     progress: bool,
+    mut pictures: Option<Recorder>,
 ) -> Result<RunResult> {
     let every = every.max(1);
     let bar = if progress {
@@ -87,7 +122,11 @@ pub fn run(
     );
     let mut last = frame(sim, 0, 0.0);
     let mut out = TrajectoryWriter::create(dir, sim.model().dim(), sim.dt(), &last)?;
-    if let Err(e) = out.push(&last) {
+    let first = out.push(&last).and_then(|_| match &mut pictures {
+        Some(rec) => record(rec, sim, &last.observables).map_err(viz_err(dir)),
+        None => Ok(()),
+    });
+    if let Err(e) = first {
         out.finish().ok();
         return Err(e);
     }
@@ -103,10 +142,16 @@ pub fn run(
                 total += r.newton.iterations;
                 last = frame(sim, r.newton.iterations, r.newton.residual);
                 last_written = k % every == 0;
-                if last_written && let Err(e) = out.push(&last) {
-                    // Keep what was written a complete document.
-                    out.finish().ok();
-                    return Err(e);
+                if last_written {
+                    let pushed = out.push(&last).and_then(|_| match &mut pictures {
+                        Some(rec) => record(rec, sim, &last.observables).map_err(viz_err(dir)),
+                        None => Ok(()),
+                    });
+                    if let Err(e) = pushed {
+                        // Keep what was written a complete document.
+                        out.finish().ok();
+                        return Err(e);
+                    }
                 }
                 bar.set_message(format!(
                     "t = {:.3} s, {} Newton it.",
@@ -127,11 +172,22 @@ pub fn run(
     bar.finish_and_clear();
     let frames_written = out.frames();
     out.finish()?;
+    // The last state is in the replay and plots even when it was not a
+    // recorded frame (a failed step, an interruption).
+    let pictures = match pictures {
+        Some(rec) => {
+            let p = sim.model().params_at(sim.time());
+            rec.finish(sim.model(), view(sim, &p), &last.observables)
+                .map_err(viz_err(dir))?
+        }
+        None => Vec::new(),
+    };
     Ok(RunResult {
         last,
         frames_written,
         newton_iterations: total,
         error,
         interrupted,
+        pictures,
     })
 }

@@ -19,7 +19,9 @@
 //!   boundary surface, node sets, lumped mass; Gmsh `.msh` 4.1 and 2.2
 //!   import with physical groups ([`GmshMesh`], read by `pliant-mesh`;
 //!   [`TetMesh::read_gmsh`]); TetGen `.node`/`.ele` import
-//!   ([`TetMesh::read_tetgen`]); [`vtk`]: ParaView output.
+//!   ([`TetMesh::read_tetgen`]). Bound tetrahedra report their shape
+//!   ([`pliant_core::Energy::geometry`]: cells with energy density Ψ, Pa),
+//!   which `pliant-viz` draws.
 
 #![warn(missing_docs)]
 
@@ -28,7 +30,6 @@ pub mod material;
 pub mod mesh;
 pub mod tet;
 mod tetgen;
-pub mod vtk;
 
 pub use mesh::{MeshError, TetMesh};
 pub use pliant_mesh::{GmshMesh, PhysicalGroup};

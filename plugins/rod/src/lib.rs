@@ -15,7 +15,10 @@
 //! - `rod`: the [`Rod`] energy (scene type `"rod"`): twist DOFs, masses,
 //!   stiffness defaults and overrides, actuation channels; bound into a
 //!   [`RodEnergy`] that carries the frames and reports observables.
-//! - [`vtk`]: VTK polyline output for ParaView.
+//!
+//! A bound rod reports its shape ([`pliant_core::Energy::geometry`]:
+//! centreline edges with radius, strain and twist), which `pliant-viz`
+//! draws (ParaView, replay).
 //!
 //! Derivatives are analytic (gradient, Hessian, parameter blocks), checked
 //! against the dual-number fallback and finite differences with
@@ -40,7 +43,6 @@ mod frames;
 pub mod network;
 mod rod;
 mod stretch;
-pub mod vtk;
 
 pub use error::RodError;
 pub use network::{BendSpring, RodNetwork};
@@ -48,7 +50,6 @@ pub use rod::{
     Actuation, EdgeOverride, RestLengths, Rod, RodEnergies, RodEnergy, RodStrains, ShellJoints,
     SpringOverride, TWIST_KIND, twist_dofs,
 };
-pub use vtk::{CellData, RodVtkSeries, VtkError};
 
 /// Call once from a binary so the linker keeps this crate's energy
 /// registrations even if nothing else from it is referenced.

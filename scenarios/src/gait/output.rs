@@ -1,13 +1,14 @@
 //! Files a gait optimization writes: the optimized controls (raw and with
 //! slack removed), every cable's tension and slack per step, the
 //! centre-of-mass path against its target (CSV and an
-//! SVG plot), a VTK series of the final rollout, the optimizer's progress and
-//! a JSON summary.
+//! SVG plot), pictures of the final rollout (ParaView series, replay.html,
+//! plots), the optimizer's progress and a JSON summary.
 
 use super::{GaitContext, GaitSetup, GaitSummary};
 use crate::{Result, ScenarioError};
-use pliant_fem::vtk::VtkSeries;
 use pliant_optim::{IterationRecord, Trajectory};
+use pliant_viz::plots::Panel;
+use pliant_viz::{Recorder, RecorderOptions, StateView};
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -112,6 +113,35 @@ pub fn write_gait(
         Ok(())
     })?;
     written.push(path);
+    // Progress plot: objective and gradient norm per iteration.
+    let path = dir.join("progress.svg");
+    let log = |f: fn(&IterationRecord) -> f64| -> Vec<(f64, f64)> {
+        history
+            .iter()
+            .map(|h| (h.iter as f64, f(h).log10()))
+            .collect()
+    };
+    pliant_viz::plots::plot_panels(
+        &path,
+        "iteration",
+        &[
+            Panel {
+                title: format!(
+                    "{}: objective (weights in 1/m², so dimensionless)",
+                    setup.name
+                ),
+                y_label: "log10 objective ½‖r‖² (1)".into(),
+                curves: vec![(String::new(), log(|h| h.objective))],
+            },
+            Panel {
+                title: "gradient norm with respect to the controls z (m)".into(),
+                y_label: "log10 ‖∇‖ (1/m)".into(),
+                curves: vec![(String::new(), log(|h| h.gradient_norm))],
+            },
+        ],
+    )
+    .map_err(ScenarioError::output(&path))?;
+    written.push(path);
     // Summary.
     let path = dir.join("summary.json");
     // Each motor's optimized signal `u` as cubic Hermite knots (time s,
@@ -149,23 +179,47 @@ pub fn write_gait(
     let text = serde_json::to_string_pretty(&json).map_err(ScenarioError::output(&path))?;
     std::fs::write(&path, text + "\n").map_err(ScenarioError::io(&path))?;
     written.push(path);
-    // VTK series of the body (every second step).
-    let mesh = &setup.robot.mesh;
-    let pvd = dir.join(format!("{}.pvd", setup.name));
-    let mut series = VtkSeries::new(dir, &setup.name).map_err(ScenarioError::output(&pvd))?;
-    for k in (0..=tr.steps()).step_by(2) {
-        let pts: Vec<[f64; 3]> = (0..mesh.nodes.len())
-            .map(|n| [tr.x[k][3 * n], tr.x[k][3 * n + 1], tr.x[k][3 * n + 2]])
-            .collect();
-        let vel: Vec<[f64; 3]> = (0..mesh.nodes.len())
-            .map(|n| [tr.v[k][3 * n], tr.v[k][3 * n + 1], tr.v[k][3 * n + 2]])
-            .collect();
-        let psi = setup.robot.energy_density(&pts);
-        series
-            .write_frame(tr.t[k], &pts, &mesh.tets, &vel, &psi)
-            .map_err(ScenarioError::output(&pvd))?;
+    // Pictures of the final rollout: a ParaView series of every energy's
+    // shape (every second step), replay.html and plots of every step.
+    let opts = RecorderOptions {
+        vtk_every: 2,
+        ..Default::default()
+    };
+    let title = format!("{}: optimized gait", setup.name);
+    let mut rec = Recorder::new(dir, &setup.name, &title, &problem.model, opts)
+        .map_err(ScenarioError::output(dir))?;
+    let view = |k: usize| StateView {
+        q: &tr.x[k],
+        v: &tr.v[k],
+        p: &tr.p[k.saturating_sub(1).min(tr.steps().saturating_sub(1))],
+        t: tr.t[k],
+        dt: setup.h,
+    };
+    let observables = |k: usize| -> Vec<(String, f64)> {
+        let p = &tr.p[k.saturating_sub(1).min(tr.steps().saturating_sub(1))];
+        problem
+            .cables
+            .iter()
+            .flat_map(|c| {
+                [
+                    (format!("{}.tension", c.name()), c.tension(&tr.x[k], p)),
+                    (
+                        format!("{}.slack", c.name()),
+                        (-c.deformation(&tr.x[k], p).gamma).max(0.0),
+                    ),
+                ]
+            })
+            .collect()
+    };
+    for k in 0..tr.steps() {
+        rec.frame(&problem.model, view(k), &observables(k))
+            .map_err(ScenarioError::output(dir))?;
     }
-    written.push(pvd);
+    let last = tr.steps();
+    written.extend(
+        rec.finish(&problem.model, view(last), &observables(last))
+            .map_err(ScenarioError::output(dir))?,
+    );
     Ok(written)
 }
 
