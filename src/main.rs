@@ -327,6 +327,9 @@ fn finish(
     for p in &res.pictures {
         println!("wrote {}", p.display());
     }
+    if let Some(e) = &res.pictures_error {
+        eprintln!("warning: the pictures are incomplete (the trajectory is whole): {e}");
+    }
     if res.interrupted {
         return Err(Interrupted(last.step).into());
     }
@@ -449,7 +452,7 @@ fn run_cli() -> Result<()> {
             if !explicit_every && frames.saturating_mul(per_frame) > OUTPUT_BUDGET {
                 let need = frames.saturating_mul(per_frame).div_ceil(OUTPUT_BUDGET);
                 bail!(
-                    "{steps} steps of {} DOFs would write about {:.1} GB; pass --every N to write every N-th step (N = {need} or more keeps it under 1 GiB)",
+                    "{steps} steps of {} DOFs would write about {:.1} GB; pass --every N to write every N-th step (N = {need} or more keeps it under 1 GiB), or --no-vtk to leave out the ParaView series",
                     sim.model().n_dofs(),
                     frames as f64 * per_frame as f64 / 1e9
                 );

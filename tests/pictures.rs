@@ -303,14 +303,16 @@ fn screenshot(page: &Path, fragment: &str, png: &Path) -> Option<()> {
     Some(())
 }
 
-/// RGBA pixels of a PNG.
+/// RGBA pixels of a PNG's view area: below the title, above the control
+/// bar and the help line, left of the colour legend (so a moving slider or
+/// time label alone does not count as a change).
 fn pixels(path: &Path) -> Vec<[u8; 4]> {
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
     let mut reader = decoder.read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size()];
     let info = reader.next_frame(&mut buf).unwrap();
     let bytes = &buf[..info.buffer_size()];
-    match info.color_type {
+    let all: Vec<[u8; 4]> = match info.color_type {
         png::ColorType::Rgba => bytes
             .chunks_exact(4)
             .map(|c| [c[0], c[1], c[2], c[3]])
@@ -320,7 +322,13 @@ fn pixels(path: &Path) -> Vec<[u8; 4]> {
             .map(|c| [c[0], c[1], c[2], 255])
             .collect(),
         other => panic!("unexpected PNG colour type {other:?}"),
-    }
+    };
+    let (w, h) = (info.width as usize, info.height as usize);
+    assert!(w > 400 && h > 300, "{w} × {h} screenshot");
+    (40..h - 80)
+        .flat_map(|y| (0..w - 220).map(move |x| y * w + x))
+        .map(|i| all[i])
+        .collect()
 }
 
 /// Simulates `scene` for `steps` and checks its replay in Chromium: the

@@ -63,10 +63,16 @@ pub fn frame_bytes(dofs: usize, observables: usize) -> u64 {
 }
 
 /// Bytes a ParaView frame of `model` takes, roughly: per node its position,
-/// velocity and a few force vectors (8-byte values), per DOF a cell index.
+/// velocity and a few force vectors (8-byte values); per element its cell
+/// (up to 5 indices and a type, 4 bytes each) and two fields (8 bytes each).
 pub fn vtk_frame_bytes(model: &pliant_core::Model) -> u64 {
     let nodes = model.layout().n_nodes() as u64;
-    nodes * 8 * 3 * 6 + model.n_dofs() as u64 * 8
+    let elements: u64 = model
+        .energies()
+        .iter()
+        .map(|e| e.elements().len() as u64)
+        .sum();
+    nodes * 8 * 3 * 6 + elements * (6 * 4 + 2 * 8)
 }
 
 impl TrajectoryWriter {

@@ -8,7 +8,7 @@
 use super::output::{Frame, TrajectoryWriter};
 use indicatif::{ProgressBar, ProgressStyle};
 use pliant_core::{CoreError, Simulator};
-use pliant_scenarios::{Result, ScenarioError};
+use pliant_scenarios::Result;
 use pliant_viz::{Recorder, StateView};
 use std::path::Path;
 use std::sync::Arc;
@@ -28,24 +28,30 @@ pub struct RunResult {
     pub interrupted: bool,
     /// Pictures written (ParaView index, replay, plots).
     pub pictures: Vec<std::path::PathBuf>,
+    /// Why the pictures stopped, if they did (the trajectory went on).
+    pub pictures_error: Option<String>,
 }
 
-/// The recorder's error as a scenario output error in `dir`.
-fn viz_err(dir: &Path) -> impl Fn(pliant_viz::VizError) -> ScenarioError + '_ {
-    move |e| ScenarioError::Output {
-        path: dir.to_path_buf(),
-        message: e.to_string(),
-    }
-}
-
-/// Records `sim`'s current state in `rec`.
+/// Records `sim`'s current state in `pictures`; a failure (a plugin's
+/// malformed shape, a full disk) stops the pictures, not the run, and is
+/// kept in `error`.
 fn record(
-    rec: &mut Recorder,
+    pictures: &mut Option<Recorder>,
+    error: &mut Option<String>,
     sim: &Simulator,
     observables: &[(String, f64)],
-) -> std::result::Result<(), pliant_viz::VizError> {
-    let p = sim.model().params_at(sim.time());
-    rec.frame(sim.model(), view(sim, &p), observables)
+) {
+    if let Some(rec) = pictures {
+        let p = sim.model().params_at(sim.time());
+        if let Err(e) = rec.frame(sim.model(), view(sim, &p), observables) {
+            log::warn!(
+                "pictures stopped at t = {} s (the trajectory goes on): {e}",
+                sim.time()
+            );
+            *error = Some(e.to_string());
+            *pictures = None;
+        }
+    }
 }
 
 fn view<'a>(sim: &'a Simulator, p: &'a [f64]) -> StateView<'a> {
@@ -122,14 +128,12 @@ pub fn run(
     );
     let mut last = frame(sim, 0, 0.0);
     let mut out = TrajectoryWriter::create(dir, sim.model().dim(), sim.dt(), &last)?;
-    let first = out.push(&last).and_then(|_| match &mut pictures {
-        Some(rec) => record(rec, sim, &last.observables).map_err(viz_err(dir)),
-        None => Ok(()),
-    });
-    if let Err(e) = first {
+    if let Err(e) = out.push(&last) {
         out.finish().ok();
         return Err(e);
     }
+    let mut pictures_error = None;
+    record(&mut pictures, &mut pictures_error, sim, &last.observables);
     let mut last_written = true;
     let (mut total, mut error, mut interrupted) = (0, None, false);
     for k in 1..=steps {
@@ -143,15 +147,12 @@ pub fn run(
                 last = frame(sim, r.newton.iterations, r.newton.residual);
                 last_written = k % every == 0;
                 if last_written {
-                    let pushed = out.push(&last).and_then(|_| match &mut pictures {
-                        Some(rec) => record(rec, sim, &last.observables).map_err(viz_err(dir)),
-                        None => Ok(()),
-                    });
-                    if let Err(e) = pushed {
+                    if let Err(e) = out.push(&last) {
                         // Keep what was written a complete document.
                         out.finish().ok();
                         return Err(e);
                     }
+                    record(&mut pictures, &mut pictures_error, sim, &last.observables);
                 }
                 bar.set_message(format!(
                     "t = {:.3} s, {} Newton it.",
@@ -178,7 +179,10 @@ pub fn run(
         Some(rec) => {
             let p = sim.model().params_at(sim.time());
             rec.finish(sim.model(), view(sim, &p), &last.observables)
-                .map_err(viz_err(dir))?
+                .unwrap_or_else(|e| {
+                    pictures_error = Some(e.to_string());
+                    Vec::new()
+                })
         }
         None => Vec::new(),
     };
@@ -189,5 +193,6 @@ pub fn run(
         error,
         interrupted,
         pictures,
+        pictures_error,
     })
 }

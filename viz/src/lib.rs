@@ -49,5 +49,5 @@ mod vtk;
 pub use error::VizError;
 pub use recorder::{Recorder, RecorderOptions};
 pub use replay::Replay;
-pub use snapshot::{Fixed, Part, Snapshot, StateView};
+pub use snapshot::{Part, Snapshot, StateView};
 pub use vtk::VtkWriter;

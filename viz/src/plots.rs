@@ -34,7 +34,17 @@ impl TimeSeries {
     }
 
     fn keep(&mut self, t: f64, values: &[(String, f64)]) {
+        // A name repeated within one sample (two rods both called "rod")
+        // is a curve of its own: "rod.length", "rod.length (2)", ….
+        let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         for (name, v) in values {
+            let count = seen.entry(name.as_str()).or_insert(0);
+            *count += 1;
+            let name = &if *count == 1 {
+                name.clone()
+            } else {
+                format!("{name} ({count})")
+            };
             let k = match self.names.iter().position(|n| n == name) {
                 Some(k) => k,
                 None => {
@@ -143,8 +153,9 @@ fn padded(lo: f64, hi: f64) -> (f64, f64) {
 }
 
 /// Draws `panels` stacked vertically in one SVG file at `path`, sharing
-/// the x-axis label `x_label` (with unit). Empty panels are skipped.
-pub fn plot_panels(path: &Path, x_label: &str, panels: &[Panel]) -> Result<(), VizError> {
+/// the x-axis label `x_label` (with unit). Empty panels are skipped;
+/// returns whether a file was written (not when every panel is empty).
+pub fn plot_panels(path: &Path, x_label: &str, panels: &[Panel]) -> Result<bool, VizError> {
     let fail = |e: &dyn std::fmt::Display| VizError::Format {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -158,7 +169,7 @@ pub fn plot_panels(path: &Path, x_label: &str, panels: &[Panel]) -> Result<(), V
         })
         .collect();
     if panels.is_empty() {
-        return Ok(());
+        return Ok(false);
     }
     let root = SVGBackend::new(path, (900, 280 * panels.len() as u32)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| fail(&e))?;
@@ -226,7 +237,7 @@ pub fn plot_panels(path: &Path, x_label: &str, panels: &[Panel]) -> Result<(), V
         }
     }
     root.present().map_err(|e| fail(&e))?;
-    Ok(())
+    Ok(true)
 }
 
 /// The SI unit of an observable from its name's last part (`"belly.tension"`
@@ -268,6 +279,20 @@ mod tests {
                 .windows(2)
                 .all(|w| w[1] - w[0] == d)
         );
+    }
+
+    #[test]
+    fn repeated_names_in_a_sample_are_separate_curves() {
+        let mut s = TimeSeries::new(8);
+        for k in 0..3 {
+            let t = k as f64;
+            s.push(
+                t,
+                &[("rod.length".into(), t), ("rod.length".into(), 10.0 + t)],
+            );
+        }
+        assert_eq!(s.curve("rod.length").unwrap(), [0.0, 1.0, 2.0]);
+        assert_eq!(s.curve("rod.length (2)").unwrap(), [10.0, 11.0, 12.0]);
     }
 
     #[test]

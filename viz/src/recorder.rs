@@ -219,14 +219,16 @@ impl Recorder {
         self.close()
     }
 
-    /// Writes the replay and the plots of the frames recorded (the last one
-    /// recorded is the run's last); returns the files written.
+    /// Writes the replay and the plots of the frames recorded so far (for
+    /// a run whose last state was recorded with [`Recorder::frame`]; else
+    /// use [`Recorder::finish`]); returns the files written. Nothing is
+    /// written for a recording without frames.
     pub fn close(self) -> Result<Vec<PathBuf>, VizError> {
         let mut written = Vec::new();
-        if let Some(p) = self.pvd_path() {
-            written.push(p);
+        if let Some(v) = self.vtk.as_ref().filter(|v| !v.is_empty()) {
+            written.push(v.index_path());
         }
-        if self.opts.replay {
+        if self.opts.replay && !self.replay.is_empty() {
             let path = self.dir.join("replay.html");
             self.replay.write(&path)?;
             written.push(path);
@@ -262,7 +264,7 @@ impl Recorder {
             .collect();
         let mut written = Vec::new();
         let path = self.dir.join("plots_com.svg");
-        plot_panels(
+        let com = plot_panels(
             &path,
             "time (s)",
             &[
@@ -278,7 +280,9 @@ impl Recorder {
                 },
             ],
         )?;
-        written.push(path);
+        if com {
+            written.push(path);
+        }
         let mut energies = vec!["kinetic".to_string()];
         energies.extend(
             self.energy_names
@@ -286,7 +290,7 @@ impl Recorder {
                 .map(|n| n.trim_start_matches("energy.").to_string()),
         );
         let path = self.dir.join("plots_energy.svg");
-        plot_panels(
+        let energy = plot_panels(
             &path,
             "time (s)",
             &[Panel {
@@ -295,7 +299,9 @@ impl Recorder {
                 curves: self.curves("energy.", &energies),
             }],
         )?;
-        written.push(path);
+        if energy {
+            written.push(path);
+        }
         if !self.observables.is_empty() {
             // One panel per unit, in order of first appearance.
             let mut units: Vec<&str> = Vec::new();
@@ -326,8 +332,9 @@ impl Recorder {
                 })
                 .collect();
             let path = self.dir.join("plots_observables.svg");
-            plot_panels(&path, "time (s)", &panels)?;
-            written.push(path);
+            if plot_panels(&path, "time (s)", &panels)? {
+                written.push(path);
+            }
         }
         Ok(written)
     }

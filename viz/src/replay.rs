@@ -19,9 +19,9 @@
 //! (the first frame is always kept, the last with [`Replay::push_last`]).
 
 use crate::error::{VizError, io};
-use crate::snapshot::{Fixed, Snapshot};
+use crate::snapshot::Snapshot;
 use base64::Engine;
-use pliant_core::geometry::{CellKind, FieldAt};
+use pliant_core::geometry::{CellKind, FieldAt, Shape};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::Path;
@@ -274,7 +274,7 @@ pub struct Replay {
     times: Vec<f64>,
     com: Vec<[f64; 3]>,
     parts: Vec<PartTrack>,
-    fixed: Vec<Fixed>,
+    fixed: Vec<Shape>,
 }
 
 #[derive(Serialize)]
@@ -439,14 +439,16 @@ impl Replay {
         let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
         for p in &live {
             for f in &p.positions {
-                for (k, &x) in f.iter().enumerate() {
+                for (k, &x) in f.iter().enumerate().filter(|(_, x)| x.is_finite()) {
                     lo[k % 3] = lo[k % 3].min(x);
                     hi[k % 3] = hi[k % 3].max(x);
                 }
             }
         }
-        if lo[0] > hi[0] {
-            (lo, hi) = ([0.0; 3], [0.0; 3]);
+        for a in 0..3 {
+            if lo[a] > hi[a] {
+                (lo[a], hi[a]) = (0.0, 0.0);
+            }
         }
         let mut parts = Vec::new();
         for p in &live {
@@ -486,25 +488,26 @@ impl Replay {
         let fixed = self
             .fixed
             .iter()
-            .map(|f| match f {
-                Fixed::Plane {
+            .filter_map(|f| match f {
+                Shape::Plane {
                     name,
                     point,
                     normal,
-                } => MetaFixed::Plane {
+                } => Some(MetaFixed::Plane {
                     name,
                     point: *point,
                     normal: *normal,
-                },
-                Fixed::Sphere {
+                }),
+                Shape::Sphere {
                     name,
                     centre,
                     radius,
-                } => MetaFixed::Sphere {
+                } => Some(MetaFixed::Sphere {
                     name,
                     centre: *centre,
                     radius: *radius,
-                },
+                }),
+                Shape::Cells(_) => None,
             })
             .collect();
         let meta = Meta {

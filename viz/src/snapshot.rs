@@ -38,29 +38,6 @@ impl Part {
     }
 }
 
-/// A fixed plane or sphere.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Fixed {
-    /// A plane: a point (m) and its unit normal.
-    Plane {
-        /// Name.
-        name: String,
-        /// A point of the plane, m.
-        point: [f64; 3],
-        /// Unit normal.
-        normal: [f64; 3],
-    },
-    /// A sphere.
-    Sphere {
-        /// Name.
-        name: String,
-        /// Centre, m.
-        centre: [f64; 3],
-        /// Radius, m.
-        radius: f64,
-    },
-}
-
 /// Everything drawable at one state.
 #[derive(Debug, Clone)]
 pub struct Snapshot {
@@ -68,8 +45,9 @@ pub struct Snapshot {
     pub time: f64,
     /// Cells of the energies with shapes, in model order.
     pub parts: Vec<Part>,
-    /// Planes and spheres.
-    pub fixed: Vec<Fixed>,
+    /// Fixed planes and spheres ([`Shape::Plane`], [`Shape::Sphere`]),
+    /// named `"<entry>_<name>"`.
+    pub fixed: Vec<Shape>,
     /// Centre of mass, m (3 components; z = 0 in 2-D).
     pub com: [f64; 3],
 }
@@ -142,11 +120,25 @@ impl Snapshot {
                 match shape {
                     Shape::Cells(c) => {
                         drawn[k] = true;
-                        c.check().map_err(|problem| VizError::Shape {
-                            entry,
-                            energy: model.energy_name(k).into(),
-                            problem,
-                        })?;
+                        let n_nodes = model.layout().n_nodes();
+                        c.check()
+                            .and_then(|_| {
+                                match c.points.iter().find_map(|p| match p {
+                                    Point::Node(n) if *n >= n_nodes => Some(*n),
+                                    _ => None,
+                                }) {
+                                    Some(n) => Err(format!(
+                                        "{}: node {n} of a model of {n_nodes} nodes",
+                                        c.name
+                                    )),
+                                    None => Ok(()),
+                                }
+                            })
+                            .map_err(|problem| VizError::Shape {
+                                entry,
+                                energy: model.energy_name(k).into(),
+                                problem,
+                            })?;
                         let points = c
                             .points
                             .iter()
@@ -182,7 +174,7 @@ impl Snapshot {
                         name,
                         point,
                         normal,
-                    } => fixed.push(Fixed::Plane {
+                    } => fixed.push(Shape::Plane {
                         name: format!("{entry}_{}", sanitize(&name)),
                         point,
                         normal,
@@ -191,7 +183,7 @@ impl Snapshot {
                         name,
                         centre,
                         radius,
-                    } => fixed.push(Fixed::Sphere {
+                    } => fixed.push(Shape::Sphere {
                         name: format!("{entry}_{}", sanitize(&name)),
                         centre,
                         radius,
@@ -329,7 +321,7 @@ mod tests {
         // with the contact law's k (d − ε/2) = 1e3 · (0.002 − 0.0005) N.
         assert_eq!(
             snap.fixed,
-            vec![Fixed::Plane {
+            vec![Shape::Plane {
                 name: "2_ground".into(),
                 point: [0.0, 0.0, 0.0],
                 normal: [0.0, 0.0, 1.0],

@@ -6,8 +6,8 @@
 //! collection whose parts ParaView shows as blocks of one time series.
 
 use crate::error::VizError;
-use crate::snapshot::{Fixed, Part, Snapshot};
-use pliant_core::geometry::{CellKind, FieldAt};
+use crate::snapshot::{Part, Snapshot};
+use pliant_core::geometry::{CellKind, FieldAt, Shape};
 use pliant_core::pvd::PvdSeries;
 use std::path::{Path, PathBuf};
 use vtkio::model::{
@@ -193,7 +193,7 @@ impl VtkWriter {
         let mut out = Vec::new();
         for f in &s.fixed {
             let (name, points, conn) = match f {
-                Fixed::Plane {
+                Shape::Plane {
                     name,
                     point,
                     normal,
@@ -202,7 +202,7 @@ impl VtkWriter {
                     plane_patch(*point, *normal, centre, half),
                     vec![0, 1, 2, 0, 2, 3],
                 ),
-                Fixed::Sphere {
+                Shape::Sphere {
                     name,
                     centre,
                     radius,
@@ -210,6 +210,7 @@ impl VtkWriter {
                     let (p, t) = sphere_mesh(*centre, *radius);
                     (name, p, t)
                 }
+                Shape::Cells(_) => continue,
             };
             let file = format!("{}_{name}.vtk", self.series.name());
             let path = self.series.dir().join(&file);

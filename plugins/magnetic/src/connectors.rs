@@ -28,6 +28,7 @@ use crate::error::{MagneticError, node_exists, positive};
 use crate::grid::close_pairs;
 use crate::law::Law;
 use crate::pole::PoleEl;
+use pliant_core::geometry::{CellKind, Cells, Field, Shape};
 use pliant_core::{
     BindInfo, CoreError, ElementSet, Elements, Energy, EnergySpec, EvalState, Layout, Result,
 };
@@ -459,6 +460,40 @@ impl EnergySpec for MagneticConnectors {
 impl Energy for MagneticConnectorsEnergy {
     fn elements(&self) -> &dyn ElementSet {
         self.set.elements()
+    }
+
+    /// The connectors as points, with their strength (pole A·m, dipole
+    /// moment A·m²) and activation (1 without a channel).
+    fn geometry(&self, s: &EvalState) -> Vec<Shape> {
+        let nodes: Vec<usize> = self.connectors.iter().map(|c| c.node).collect();
+        let activation = self
+            .connectors
+            .iter()
+            .map(|c| match &c.channel {
+                None => 1.0,
+                Some(ch) => self
+                    .layout
+                    .param(ch, "connectors")
+                    .ok()
+                    .and_then(|i| s.p.get(i).copied())
+                    .unwrap_or(f64::NAN),
+            })
+            .collect();
+        let cells = Cells::over_nodes(
+            &format!("connectors {}", self.name),
+            CellKind::Vertex,
+            &nodes,
+        )
+        .with(Field::cells(
+            "strength",
+            match self.model {
+                MagnetModel::Pole => "A*m",
+                MagnetModel::Dipole => "A*m^2",
+            },
+            self.connectors.iter().map(|c| c.strength).collect(),
+        ))
+        .with(Field::cells("activation", "1", activation));
+        vec![Shape::Cells(cells)]
     }
 
     fn as_any(&self) -> Option<&dyn std::any::Any> {

@@ -75,8 +75,19 @@ fn a_scene_with_dipoles_and_joints_runs() {
     );
     assert_eq!(obs[2].1, 1.0);
     assert_eq!(sim.model().energies_of::<JointsEnergy>().len(), 1);
-    assert_eq!(
-        sim.model().energies_of::<MagneticConnectorsEnergy>()[0].pairs(),
-        &[(0, 1)]
-    );
+    let connectors = sim.model().energies_of::<MagneticConnectorsEnergy>()[0];
+    assert_eq!(connectors.pairs(), &[(0, 1)]);
+    // Drawn as two points on nodes 1 and 3, switched on by now (t = 0.08 s).
+    use pliant_core::Energy;
+    use pliant_core::geometry::{CellKind, Point, Shape};
+    let s = pliant_core::EvalState::at_rest(sim.q(), &p, 0.002, sim.time());
+    let [Shape::Cells(c)] = &connectors.geometry(&s)[..] else {
+        panic!("one set of points")
+    };
+    c.check().unwrap();
+    assert_eq!(c.kind, CellKind::Vertex);
+    assert_eq!(c.points, [Point::Node(1), Point::Node(3)]);
+    let field = |n: &str| &c.fields.iter().find(|f| f.name == n).unwrap().values;
+    assert_eq!(field("strength"), &vec![0.05, 0.05]);
+    assert_eq!(field("activation"), &vec![1.0, 1.0]);
 }

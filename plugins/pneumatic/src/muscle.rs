@@ -199,12 +199,13 @@ impl PieceLaw {
 }
 
 impl<const N: usize> PieceEl<N> {
-    /// The anchors `(start, end)` of a stencil: the start's weights are
-    /// the negative ones.
+    /// The anchors `(start, end)` of a stencil: the first half of its
+    /// nodes is the start (weights stored negated), the second the end.
     fn anchors(&self, x: &[f64]) -> ([f64; 3], [f64; 3]) {
         let (mut a, mut b) = ([0.0; 3], [0.0; 3]);
+        let half = self.w.len() / 2;
         for (k, &w) in self.w.iter().enumerate() {
-            let (end, w) = if w < 0.0 { (&mut a, -w) } else { (&mut b, w) };
+            let (end, w) = if k < half { (&mut a, -w) } else { (&mut b, w) };
             for d in 0..3 {
                 end[d] += w * x[3 * k + d];
             }

@@ -121,7 +121,7 @@ pub fn write_gait(
             .map(|h| (h.iter as f64, f(h).log10()))
             .collect()
     };
-    pliant_viz::plots::plot_panels(
+    let drawn = pliant_viz::plots::plot_panels(
         &path,
         "iteration",
         &[
@@ -141,7 +141,9 @@ pub fn write_gait(
         ],
     )
     .map_err(ScenarioError::output(&path))?;
-    written.push(path);
+    if drawn {
+        written.push(path);
+    }
     // Summary.
     let path = dir.join("summary.json");
     // Each motor's optimized signal `u` as cubic Hermite knots (time s,

@@ -19,6 +19,10 @@
     for (const f of p.fields) f.q = u16(f.data);
   }
   const F = D.frames;
+  if (F === 0) {
+    document.getElementById("title").textContent = D.title + ": no frames were recorded";
+    return;
+  }
 
   // ---- vectors
   const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
