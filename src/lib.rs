@@ -7,10 +7,12 @@
 //! the papers' scenarios
 //! ([`scenarios`], whose modules are also re-exported at the top level),
 //! and holds what the `pliant` command line needs to simulate a scene
-//! ([`simulate`]) and record how a run was made ([`provenance`]). SI
+//! ([`simulate`]), mesh a body ([`mesh_file`]) and record how a run was
+//! made ([`provenance`]). SI
 //! units throughout.
 #![warn(missing_docs)]
 
+pub mod mesh_file;
 pub mod provenance;
 pub mod simulate;
 
@@ -21,6 +23,7 @@ pub use pliant_environment as environment;
 pub use pliant_fem as fem;
 pub use pliant_hardware as hardware;
 pub use pliant_magnetic as magnetic;
+pub use pliant_mesh as mesh;
 pub use pliant_optim as optim;
 pub use pliant_pneumatic as pneumatic;
 pub use pliant_rod as rod;

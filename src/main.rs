@@ -79,6 +79,22 @@ enum Command {
         #[arg(long)]
         no_replay: bool,
     },
+    /// Mesh a body: fill a closed STL/OBJ surface with tetrahedra from
+    /// voxels, or convert a Gmsh/TetGen mesh; writes Gmsh MSH 2.2 with the
+    /// physical groups `body` and `surface`.
+    Mesh {
+        /// Input: `.stl`, `.obj` (closed surfaces), `.msh`, `.node`/`.ele`.
+        input: PathBuf,
+        /// Output `.msh` file.
+        #[arg(long)]
+        out: PathBuf,
+        /// Voxel size for surfaces, m (e.g. 0.002).
+        #[arg(long, value_name = "H")]
+        voxel: Option<f64>,
+        /// Multiply the input's coordinates (0.001 for a file in mm).
+        #[arg(long, default_value_t = 1.0)]
+        scale: f64,
+    },
     /// Run a built-in demo (no files needed): by default a short gait
     /// optimization of the cable-driven Tripod; `lattice`: a soft lattice
     /// block thrown onto a frictional ground.
@@ -403,6 +419,41 @@ fn run_cli() -> Result<()> {
     pliant::init();
     let cli = Cli::parse();
     match cli.command {
+        Command::Mesh {
+            input,
+            out,
+            voxel,
+            scale,
+        } => {
+            let r = pliant::mesh_file::mesh_file(&input, &out, voxel, scale)?;
+            if let Some((v, n)) = r.surface {
+                println!(
+                    "{}: closed surface of {n} triangles enclosing {v:.6e} m³",
+                    input.display()
+                );
+                println!(
+                    "filled with {} tetrahedra ({} nodes) of volume {:.6e} m³ ({:+.2} % of the surface's) in {:.3} s",
+                    r.tets,
+                    r.nodes,
+                    r.volume,
+                    100.0 * (r.volume / v - 1.0),
+                    r.seconds
+                );
+            } else {
+                println!(
+                    "{}: {} tetrahedra, {} nodes, volume {:.6e} m³",
+                    input.display(),
+                    r.tets,
+                    r.nodes,
+                    r.volume
+                );
+            }
+            println!(
+                "wrote {} (groups `body`: the tetrahedra, `surface`: {} boundary triangles)",
+                out.display(),
+                r.boundary
+            );
+        }
         Command::Energies { plugins } => {
             load_plugins(&plugins)?;
             println!("built-in energies:");

@@ -552,3 +552,76 @@ fn a_pneumatic_muscle_scene_lifts_its_load_to_the_static_extension() {
     assert!((last[col("pma.pressure")] - 4e5).abs() < 1e-9);
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+#[test]
+fn mesh_fills_a_surface_and_writes_groups_gmsh_reads() {
+    let dir = tmp("mesh");
+    std::fs::create_dir_all(&dir).unwrap();
+    let stl = dir.join("ball.stl");
+    pliant::mesh::SurfaceMesh::icosphere(0.02, [0.0, 0.0, 0.03], 3)
+        .write_stl(&stl)
+        .unwrap();
+    let msh = dir.join("ball.msh");
+    let out = pliant()
+        .args([
+            "mesh".as_ref(),
+            stl.as_os_str(),
+            "--voxel".as_ref(),
+            "0.002".as_ref(),
+        ])
+        .arg("--out")
+        .arg(&msh)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("closed surface of 1280 triangles"), "{text}");
+    let g = pliant::fem::GmshMesh::read(&msh).unwrap();
+    let body = g.group("body").unwrap();
+    assert_eq!(body.tets.len(), g.tets.len());
+    let surface = g.group("surface").unwrap();
+    assert_eq!(surface.triangles.len(), g.triangles.len());
+    let mesh = pliant::fem::TetMesh::from_gmsh(&g).unwrap();
+    let exact = 4.0 / 3.0 * std::f64::consts::PI * 0.02f64.powi(3);
+    assert!(
+        (mesh.volume() / exact - 1.0).abs() < 0.05,
+        "{}",
+        mesh.volume()
+    );
+    // A surface without --voxel, and an open one: errors naming the file.
+    let e = pliant()
+        .args([
+            "mesh".as_ref(),
+            stl.as_os_str(),
+            "--out".as_ref(),
+            msh.as_os_str(),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&e.stderr);
+    assert!(
+        !e.status.success() && err.contains("ball.stl") && err.contains("--voxel"),
+        "{err}"
+    );
+    let mut open = pliant::mesh::SurfaceMesh::icosphere(0.02, [0.0; 3], 1);
+    open.triangles.truncate(70);
+    open.write_stl(&stl).unwrap();
+    let e = pliant()
+        .args([
+            "mesh".as_ref(),
+            stl.as_os_str(),
+            "--voxel".as_ref(),
+            "0.002".as_ref(),
+        ])
+        .arg("--out")
+        .arg(&msh)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&e.stderr);
+    assert!(!e.status.success() && err.contains("not closed"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

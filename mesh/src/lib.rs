@@ -9,18 +9,24 @@
 //! It also holds mesh topology and generators that several plugins share:
 //! [`boundary_faces`] (the outward boundary of a tetrahedral mesh, from
 //! which a pressurized cavity is selected) and [`hollow_sphere`] (the
-//! thick-walled sphere of Lamé's solution).
+//! thick-walled sphere of Lamé's solution), and closed surfaces from STL
+//! and OBJ files ([`SurfaceMesh`]) with the voxels inside them
+//! ([`voxelize`]), from which `pliant-fem` builds a tetrahedral body.
 
 #![warn(missing_docs)]
 
 mod boundary;
 pub mod gmsh;
 mod sphere;
+mod surface;
+mod voxelize;
 
 pub use boundary::boundary_faces;
 pub use sphere::{TetMeshData, hollow_sphere};
 
 pub use gmsh::{GmshMesh, PhysicalGroup};
+pub use surface::SurfaceMesh;
+pub use voxelize::{VoxelError, VoxelGrid, voxelize};
 
 /// A mesh file that cannot be read.
 #[derive(Debug, thiserror::Error)]

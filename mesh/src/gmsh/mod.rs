@@ -16,6 +16,7 @@ mod msh41;
 mod reader;
 #[cfg(test)]
 mod tests;
+mod write;
 
 use crate::{MeshFileError as MeshError, tet_volume};
 use reader::Reader;

@@ -1,7 +1,7 @@
 //! Hand-written MSH files for the cases Gmsh's own output does not cover
 //! (the files Gmsh wrote are tested in `tests/mesh_files.rs`).
 
-use super::GmshMesh;
+use super::{GmshMesh, PhysicalGroup};
 use crate::MeshFileError as MeshError;
 use std::path::Path;
 
@@ -146,4 +146,45 @@ fn every_truncation_and_byte_flip_is_an_error_or_a_mesh_never_a_panic() {
             bytes[i] = old;
         }
     }
+}
+
+#[test]
+fn written_msh22_reads_back_with_its_groups() {
+    let m = GmshMesh {
+        nodes: vec![
+            [0.0, 0.0, 0.0],
+            [0.1, 0.0, 0.0],
+            [0.0, 0.1, 0.0],
+            [0.0, 0.0, 0.1],
+            [0.1, 0.1, 0.1 / 3.0],
+        ],
+        tets: vec![[0, 1, 2, 3], [1, 2, 3, 4]],
+        triangles: vec![[0, 2, 1]],
+        groups: vec![
+            PhysicalGroup {
+                dim: 2,
+                tag: 7,
+                name: "base".into(),
+                nodes: vec![0, 1, 2],
+                tets: vec![],
+                triangles: vec![0],
+            },
+            PhysicalGroup {
+                dim: 3,
+                tag: 1,
+                name: "body".into(),
+                nodes: vec![0, 1, 2, 3, 4],
+                tets: vec![0, 1],
+                triangles: vec![],
+            },
+        ],
+        reoriented: 0,
+    };
+    let text = m.to_msh22();
+    let back = GmshMesh::parse(text.as_bytes(), std::path::Path::new("w.msh")).unwrap();
+    assert_eq!(back.nodes, m.nodes);
+    assert_eq!(back.tets.len(), 2);
+    assert_eq!(back.triangles, m.triangles);
+    assert_eq!(back.group("base").unwrap().nodes, vec![0, 1, 2]);
+    assert_eq!(back.group("body").unwrap().tets, vec![0, 1]);
 }

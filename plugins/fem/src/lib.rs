@@ -19,7 +19,8 @@
 //!   boundary surface, node sets, lumped mass; Gmsh `.msh` 4.1 and 2.2
 //!   import with physical groups ([`GmshMesh`], read by `pliant-mesh`;
 //!   [`TetMesh::read_gmsh`]); TetGen `.node`/`.ele` import
-//!   ([`TetMesh::read_tetgen`]). Bound tetrahedra report their shape
+//!   ([`TetMesh::read_tetgen`]); bodies filling closed STL/OBJ surfaces
+//!   with voxels ([`TetMesh::read_surface`], [`SurfaceBody`]). Bound tetrahedra report their shape
 //!   ([`pliant_core::Energy::geometry`]: cells with energy density Ψ, Pa),
 //!   which `pliant-viz` draws.
 
@@ -28,11 +29,13 @@
 mod gmsh_body;
 pub mod material;
 pub mod mesh;
+mod surface_body;
 pub mod tet;
 mod tetgen;
 
 pub use mesh::{MeshError, TetMesh};
 pub use pliant_mesh::{GmshMesh, PhysicalGroup};
+pub use surface_body::SurfaceBody;
 pub use tet::{Material, NeoHookeanTets};
 
 /// Call once from a binary so the linker keeps this crate's registrations.

@@ -63,6 +63,15 @@ pub enum MeshError {
         /// What is wrong (and, in binary data, at which byte).
         message: String,
     },
+    /// A surface could not be filled with voxels.
+    #[error("{}: {source}", path.display())]
+    Voxels {
+        /// The surface file.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: pliant_mesh::VoxelError,
+    },
     /// Model building failed.
     #[error(transparent)]
     Model(#[from] pliant_core::CoreError),
