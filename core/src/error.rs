@@ -180,6 +180,32 @@ pub enum CoreError {
         /// The channels that do exist.
         known: Vec<String>,
     },
+    /// A region name is not defined in the model.
+    #[error("`{field}`: unknown region `{name}` (defined: {})", list(known))]
+    UnknownRegion {
+        /// Where the name appeared.
+        field: String,
+        /// The missing name.
+        name: String,
+        /// The regions that do exist.
+        known: Vec<String>,
+    },
+    /// A region is defined twice.
+    #[error("`{field}`: region `{name}` is defined twice")]
+    DuplicateRegion {
+        /// Where the second definition is.
+        field: String,
+        /// The name.
+        name: String,
+    },
+    /// A selector chose no node.
+    #[error(
+        "`{field}` selects no node (check its region, box, half-space or sphere against the initial positions)"
+    )]
+    EmptySelection {
+        /// The selector.
+        field: String,
+    },
     /// A parameter index is outside the model's channels.
     #[error("`{field}`: parameter index {index} is out of range (the model has {count} channels)")]
     ParamOutOfRange {

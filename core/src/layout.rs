@@ -44,6 +44,10 @@ pub struct Layout {
     kinds: Vec<DofKind>,
     param_names: Vec<String>,
     param_kinds: Vec<ParamKind>,
+    /// Named node sets (a body's mesh groups, a scene's regions), sorted
+    /// node indices.
+    #[serde(default)]
+    regions: std::collections::BTreeMap<String, Vec<usize>>,
 }
 
 impl Layout {
@@ -150,5 +154,46 @@ impl Layout {
     /// First DOF of each node.
     pub fn node_base(&self) -> &[usize] {
         &self.node_base
+    }
+    /// The nodes of region `name` (sorted); `context` names the field in
+    /// the error, which lists the regions that exist.
+    pub fn region(&self, name: &str, context: &str) -> Result<&[usize]> {
+        self.regions
+            .get(name)
+            .map(Vec::as_slice)
+            .ok_or_else(|| CoreError::UnknownRegion {
+                field: context.to_string(),
+                name: name.to_string(),
+                known: self.regions.keys().cloned().collect(),
+            })
+    }
+    /// Every region's name, sorted.
+    pub fn region_names(&self) -> impl Iterator<Item = &str> {
+        self.regions.keys().map(String::as_str)
+    }
+    /// Adds region `name` (nodes sorted and deduplicated); names are unique.
+    pub(crate) fn add_region(
+        &mut self,
+        name: &str,
+        mut nodes: Vec<usize>,
+        context: &str,
+    ) -> Result<()> {
+        if let Some(&n) = nodes.iter().find(|&&n| n >= self.node_base.len()) {
+            return Err(CoreError::NodeOutOfRange {
+                field: context.to_string(),
+                index: n,
+                count: self.node_base.len(),
+            });
+        }
+        if self.regions.contains_key(name) {
+            return Err(CoreError::DuplicateRegion {
+                field: context.to_string(),
+                name: name.to_string(),
+            });
+        }
+        nodes.sort_unstable();
+        nodes.dedup();
+        self.regions.insert(name.to_string(), nodes);
+        Ok(())
     }
 }

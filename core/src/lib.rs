@@ -58,6 +58,7 @@ pub mod penalty;
 pub mod plugin;
 pub mod pvd;
 pub mod quantity;
+pub mod region;
 pub mod registry;
 mod scalar;
 pub mod scene;

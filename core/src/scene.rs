@@ -24,6 +24,7 @@ use crate::model::{Model, ModelBuilder};
 use crate::motion::Motion;
 use crate::newton::NewtonSettings;
 use crate::params::ParamChannel;
+use crate::region::Selector;
 use crate::registry::spec_from_json;
 use crate::simulator::Simulator;
 use serde::{Deserialize, Serialize};
@@ -39,13 +40,17 @@ pub enum MassSpec {
     PerNode(Vec<f64>),
 }
 
-/// A prescribed motion on a node's coordinates or on one DOF.
+/// A prescribed motion on a node's coordinates, on the nodes a selector
+/// chooses, or on one DOF (exactly one of `node`, `select`, `dof`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConstraintSpec {
     /// Node whose coordinates are constrained.
     #[serde(default)]
     pub node: Option<usize>,
+    /// Or every node a selector chooses (a region, a box, …).
+    #[serde(default)]
+    pub select: Option<Selector>,
     /// Or a raw DOF index (extra DOFs).
     #[serde(default)]
     pub dof: Option<usize>,
@@ -70,14 +75,29 @@ pub struct ExtraDofSpec {
     pub inertia: f64,
 }
 
-/// A point mass added to a node (kg).
+/// A point mass (a motor, kg) added to a node, or spread equally over the
+/// nodes a selector chooses (exactly one of `node`, `select`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PointMassSpec {
     /// Node.
-    pub node: usize,
+    #[serde(default)]
+    pub node: Option<usize>,
+    /// Or the nodes a selector chooses, sharing `mass`.
+    #[serde(default)]
+    pub select: Option<Selector>,
     /// Mass, kg.
     pub mass: f64,
+}
+
+/// A named region of a scene: the nodes a selector chooses, by that name.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RegionSpec {
+    /// The region's name (unique among the model's regions).
+    pub name: String,
+    /// Its nodes.
+    pub select: Selector,
 }
 
 fn default_integrator() -> Integrator {
@@ -139,6 +159,11 @@ pub struct Scene {
     /// Point masses.
     #[serde(default)]
     pub point_masses: Vec<PointMassSpec>,
+    /// Named regions, selected once every energy declared its nodes (a
+    /// body from a mesh file names its own: `"<body>"`, `"<body>.surface"`,
+    /// `"<body>.<physical group>"`).
+    #[serde(default)]
+    pub regions: Vec<RegionSpec>,
     /// Prescribed motions.
     #[serde(default)]
     pub constraints: Vec<ConstraintSpec>,
@@ -314,6 +339,7 @@ impl Scene {
             specs.push(spec_from_json(v, &origin, &format!("energies[{i}]"))?);
         }
         let mut b = ModelBuilder::new(self.dim)?;
+        b.set_base_dir(self.base_dir.clone());
         let n = self.nodes.len();
         let masses: Vec<f64> = match &self.mass {
             MassSpec::Uniform(m) => vec![*m; n],
@@ -356,14 +382,45 @@ impl Scene {
         for x in &self.extra_dofs {
             b.add_extra_dof(&x.kind, x.value, x.inertia);
         }
+        for (k, r) in self.regions.iter().enumerate() {
+            b.add_region(&r.name, r.select.clone(), &format!("regions[{k}].select"));
+        }
         for (k, pm) in self.point_masses.iter().enumerate() {
             let field = format!("point_masses[{k}]");
-            b.layout().node_dof(pm.node, 0, &format!("{field}.node"))?;
-            b.add_point_mass(pm.node, pm.mass)?;
+            match (pm.node, &pm.select) {
+                (Some(node), None) => {
+                    b.layout().node_dof(node, 0, &format!("{field}.node"))?;
+                    b.add_point_mass(node, pm.mass)?;
+                }
+                (None, Some(sel)) => {
+                    b.add_selection_mass(sel.clone(), pm.mass, &format!("{field}.select"))
+                }
+                _ => {
+                    return Err(CoreError::inconsistent(
+                        field,
+                        "give exactly one of `node` or `select`",
+                    ));
+                }
+            }
         }
         for (k, c) in self.constraints.iter().enumerate() {
             let field = format!("constraints[{k}]");
             let motion = c.motion.clone().unwrap_or(Motion::Fixed);
+            if let Some(sel) = &c.select {
+                if c.node.is_some() || c.dof.is_some() {
+                    return Err(CoreError::inconsistent(
+                        field,
+                        "give exactly one of `node`, `select` or `dof`",
+                    ));
+                }
+                b.constrain_selection(
+                    sel.clone(),
+                    c.axes.clone(),
+                    motion,
+                    &format!("{field}.select"),
+                );
+                continue;
+            }
             match (c.node, c.dof) {
                 (Some(node), None) => {
                     let axes = c.axes.clone().unwrap_or_else(|| (0..self.dim).collect());
@@ -386,7 +443,7 @@ impl Scene {
                 _ => {
                     return Err(CoreError::inconsistent(
                         field,
-                        "give exactly one of `node` or `dof`",
+                        "give exactly one of `node`, `select` or `dof`",
                     ));
                 }
             }

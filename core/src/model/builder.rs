@@ -8,6 +8,7 @@ use crate::error::{CoreError, Invalid, Result};
 use crate::layout::Layout;
 use crate::motion::Motion;
 use crate::params::ParamChannel;
+use crate::region::Selector;
 use crate::spec::{BindInfo, EnergySpec};
 
 /// Incrementally assembles a [`Model`].
@@ -32,6 +33,31 @@ pub struct ModelBuilder {
     constraints: Vec<Option<Motion>>,
     params: Vec<ParamChannel>,
     specs: Vec<Box<dyn EnergySpec>>,
+    /// Selections applied after every energy declared its nodes, in order.
+    deferred: Vec<Deferred>,
+    base_dir: Option<std::path::PathBuf>,
+}
+
+/// A selection-based step of model building: it runs once every energy
+/// has declared (a body from a mesh file adds its nodes and regions then).
+#[derive(Debug)]
+enum Deferred {
+    Region {
+        name: String,
+        select: Selector,
+        field: String,
+    },
+    Constrain {
+        select: Selector,
+        axes: Option<Vec<usize>>,
+        motion: Motion,
+        field: String,
+    },
+    Mass {
+        select: Selector,
+        total: f64,
+        field: String,
+    },
 }
 
 impl ModelBuilder {
@@ -45,7 +71,98 @@ impl ModelBuilder {
             constraints: vec![],
             params: vec![],
             specs: vec![],
+            deferred: vec![],
+            base_dir: None,
         })
+    }
+    /// The directory energies resolve relative file names against (a
+    /// scene's directory, for its mesh files).
+    pub fn set_base_dir(&mut self, dir: Option<std::path::PathBuf>) {
+        self.base_dir = dir;
+    }
+    /// Names the nodes `select` chooses as region `name`, once every energy
+    /// has declared its nodes (so it can select a body's nodes); `field`
+    /// names it in errors.
+    pub fn add_region(&mut self, name: &str, select: Selector, field: &str) {
+        self.deferred.push(Deferred::Region {
+            name: name.into(),
+            select,
+            field: field.into(),
+        });
+    }
+    /// Constrains the `axes` (default all) of every node `select` chooses
+    /// with `motion`, once every energy has declared its nodes.
+    pub fn constrain_selection(
+        &mut self,
+        select: Selector,
+        axes: Option<Vec<usize>>,
+        motion: Motion,
+        field: &str,
+    ) {
+        self.deferred.push(Deferred::Constrain {
+            select,
+            axes,
+            motion,
+            field: field.into(),
+        });
+    }
+    /// Spreads `total` kg (a motor) equally over the nodes `select`
+    /// chooses, once every energy has declared its nodes.
+    pub fn add_selection_mass(&mut self, select: Selector, total: f64, field: &str) {
+        self.deferred.push(Deferred::Mass {
+            select,
+            total,
+            field: field.into(),
+        });
+    }
+
+    /// Runs the deferred selections in order.
+    fn apply_deferred(&mut self) -> Result<()> {
+        for d in std::mem::take(&mut self.deferred) {
+            match d {
+                Deferred::Region {
+                    name,
+                    select,
+                    field,
+                } => {
+                    let nodes = select.resolve(&self.layout, &self.q0, &field)?;
+                    self.layout.add_region(&name, nodes, &field)?;
+                }
+                Deferred::Constrain {
+                    select,
+                    axes,
+                    motion,
+                    field,
+                } => {
+                    let nodes = select.resolve(&self.layout, &self.q0, &field)?;
+                    let axes = axes.unwrap_or_else(|| (0..self.layout.dim()).collect());
+                    for n in nodes {
+                        for &a in &axes {
+                            let i = self.layout.node_dof(n, a, &format!("{field}.axes"))?;
+                            self.constraints[i] = Some(motion.clone());
+                        }
+                    }
+                }
+                Deferred::Mass {
+                    select,
+                    total,
+                    field,
+                } => {
+                    if !(total.is_finite() && total >= 0.0) {
+                        return Err(Invalid::new(format!("{field}.mass"), total, "≥ 0 (kg)").into());
+                    }
+                    let nodes = select.resolve(&self.layout, &self.q0, &field)?;
+                    let each = total / nodes.len() as f64;
+                    for n in nodes {
+                        for a in 0..self.layout.dim() {
+                            let i = self.layout.node_dof(n, a, &field)?;
+                            self.mass[i] += each;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
     }
     /// The layout so far.
     pub fn layout(&self) -> &Layout {
@@ -134,6 +251,7 @@ impl ModelBuilder {
             constraints: &mut self.constraints,
             params: &mut self.params,
             declared,
+            base_dir: self.base_dir.as_deref(),
         }
     }
 
@@ -197,6 +315,7 @@ impl ModelBuilder {
             spec.declare(&mut self.declare(&mut declared[k]))
                 .map_err(|e| wrap(k, spec.as_ref(), e))?;
         }
+        self.apply_deferred()?;
         let ModelBuilder {
             layout,
             q0,

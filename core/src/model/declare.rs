@@ -18,6 +18,7 @@ pub struct Declare<'a> {
     pub(crate) params: &'a mut Vec<ParamChannel>,
     /// The extra DOFs this energy added, handed back at binding.
     pub(crate) declared: &'a mut Vec<usize>,
+    pub(crate) base_dir: Option<&'a std::path::Path>,
 }
 
 impl Declare<'_> {
@@ -49,6 +50,35 @@ impl Declare<'_> {
         self.constraints.push(None);
         self.declared.push(i);
         i
+    }
+    /// Adds a node at `pos` (m, `dim` coordinates) with lumped mass `mass`
+    /// (kg): a body read from a mesh file adds its nodes here. Returns its
+    /// index.
+    pub fn add_node(&mut self, pos: &[f64], mass: f64, field: &str) -> Result<usize> {
+        let d = self.layout.dim();
+        if pos.len() != d {
+            return Err(CoreError::Count {
+                field: field.into(),
+                found: pos.len(),
+                expected: d,
+            });
+        }
+        let n = self.layout.add_node();
+        self.q0.extend_from_slice(pos);
+        self.v0.extend(std::iter::repeat_n(0.0, d));
+        self.mass.extend(std::iter::repeat_n(mass, d));
+        self.constraints.extend(std::iter::repeat_n(None, d));
+        Ok(n)
+    }
+    /// Names a set of nodes (a mesh's physical group) so scenes can select
+    /// it ([`crate::region::Selector`]); names are unique.
+    pub fn add_region(&mut self, name: &str, nodes: Vec<usize>, field: &str) -> Result<()> {
+        self.layout.add_region(name, nodes, field)
+    }
+    /// The directory relative paths in the energy's data are resolved
+    /// against (the scene file's), if any.
+    pub fn base_dir(&self) -> Option<&std::path::Path> {
+        self.base_dir
     }
     /// Adds lumped mass `m` (kg) to every position DOF of `node`.
     pub fn add_point_mass(&mut self, node: usize, m: f64, field: &str) -> Result<()> {

@@ -26,6 +26,7 @@
 
 #![warn(missing_docs)]
 
+mod body;
 mod gmsh_body;
 pub mod material;
 pub mod mesh;
@@ -33,6 +34,7 @@ mod surface_body;
 pub mod tet;
 mod tetgen;
 
+pub use body::TetBody;
 pub use mesh::{MeshError, TetMesh};
 pub use pliant_mesh::{GmshMesh, PhysicalGroup};
 pub use surface_body::SurfaceBody;
