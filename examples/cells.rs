@@ -18,7 +18,10 @@
 //!   per step and the broad phase's share.
 //! - `all`    — force, bounce, attach, chain and fold.
 //!
-//! Each writes into `DIR` (default `out/cells`).
+//! Each writes into `DIR` (default `out/cells`); bounce, attach, chain and
+//! fold also write pictures of every run (ParaView series, `replay.html`,
+//! plots) into `DIR/bounce_stiff/`, `DIR/attach/`, `DIR/chain/`,
+//! `DIR/fold_E/`, ….
 //!
 //! `cargo run --release --example cells -- bench [--ns 10 100 1000] [--settle S] [--steps K]`
 
@@ -185,7 +188,18 @@ fn bounce_run(out: &Path) -> anyhow::Result<()> {
     let mut rows = Vec::new();
     let mut panels = Vec::new();
     for (label, c) in [("stiff", 20.0), ("soft", 0.5)] {
-        let (samples, frames) = bounce(design, c, 1.0, Integrator::ImplicitEuler, dt, seconds)?;
+        let title = format!("{label} cell (C = {c} N) dropped");
+        let mut pictures = Pictures::new(out.join(format!("bounce_{label}")), &title, 8);
+        let (samples, frames) = bounce(
+            design,
+            c,
+            1.0,
+            Integrator::ImplicitEuler,
+            dt,
+            seconds,
+            |s| pictures.see(s),
+        )?;
+        pictures.close()?;
         let flat = samples.iter().map(|s| s.aspect).fold(f64::MAX, f64::min);
         let impact = samples
             .iter()
@@ -221,6 +235,67 @@ fn bounce_run(out: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Pictures (ParaView, replay.html, plots) of a scene run inside a
+/// scenario function: every `every`-th state it shows.
+struct Pictures {
+    dir: PathBuf,
+    title: String,
+    every: usize,
+    seen: usize,
+    rec: Option<Recorder>,
+    error: Option<anyhow::Error>,
+}
+
+impl Pictures {
+    fn new(dir: PathBuf, title: &str, every: usize) -> Self {
+        Self {
+            dir,
+            title: title.into(),
+            every: every.max(1),
+            seen: 0,
+            rec: None,
+            error: None,
+        }
+    }
+    fn see(&mut self, sim: &Simulator) {
+        if self.error.is_some() || !self.seen.is_multiple_of(self.every) {
+            self.seen += 1;
+            return;
+        }
+        self.seen += 1;
+        if self.rec.is_none() {
+            let name = self
+                .dir
+                .file_name()
+                .map_or("run".into(), |n| n.to_string_lossy().into_owned());
+            match Recorder::new(
+                &self.dir,
+                &name,
+                &self.title,
+                sim.model(),
+                Default::default(),
+            ) {
+                Ok(r) => self.rec = Some(r),
+                Err(e) => return self.error = Some(e.into()),
+            }
+        }
+        if let Some(r) = &mut self.rec
+            && let Err(e) = r.record(sim)
+        {
+            self.error = Some(e.into());
+        }
+    }
+    fn close(self) -> anyhow::Result<()> {
+        if let Some(e) = self.error {
+            return Err(e.context(format!("pictures in {}", self.dir.display())));
+        }
+        if let Some(r) = self.rec {
+            r.close()?;
+        }
+        Ok(())
+    }
+}
+
 /// The soft cell design of the attach, chain and fold scenes.
 fn light_cells() -> CellDesign {
     CellDesign {
@@ -237,6 +312,11 @@ fn attach(out: &Path) -> anyhow::Result<()> {
     // The pull starts at PULL_FROM s and grows at PULL_RATE N/s.
     const PULL_FROM: f64 = 4.0;
     const PULL_RATE: f64 = 1.0;
+    let mut pictures = Pictures::new(
+        out.join("attach"),
+        "two cells attaching, then pulled apart",
+        8,
+    );
     let run = attach_and_pull(
         light_cells(),
         300.0,
@@ -246,7 +326,9 @@ fn attach(out: &Path) -> anyhow::Result<()> {
         PULL_RATE,
         12.0,
         20,
+        |s| pictures.see(s),
     )?;
+    pictures.close()?;
     println!(
         "attach (Fig. 2b): connectors within the 0.2 m radius at t = {} s; detached at a pull of {} (the pole law's peak force {:.3} N)",
         run.attached_at
@@ -280,7 +362,9 @@ fn attach(out: &Path) -> anyhow::Result<()> {
 /// Fig. 2c: a chain bent by actuators in its four inner cells.
 fn chain_run(out: &Path) -> anyhow::Result<()> {
     use pliant::soft_cells::scenes::bending_chain;
-    let run = bending_chain(light_cells(), 6, 0.5, 6.0, 25)?;
+    let mut pictures = Pictures::new(out.join("chain"), "a chain bent by actuators", 2);
+    let run = bending_chain(light_cells(), 6, 0.5, 6.0, 25, |s| pictures.see(s))?;
+    pictures.close()?;
     let last = run.last().context("empty run")?;
     println!(
         "chain (Fig. 2c): bend {:.1}° after contracting the inner cells' tops to half",

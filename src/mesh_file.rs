@@ -1,8 +1,9 @@
 //! `pliant mesh`: a body's tetrahedral mesh from a surface (STL, OBJ:
 //! voxelized) or a volume mesh (Gmsh `.msh`, TetGen `.node`/`.ele`),
 //! written as Gmsh MSH 2.2 with the physical groups `body` (every
-//! tetrahedron) and `surface` (the boundary triangles), which scenes and
-//! Gmsh read.
+//! tetrahedron) and `surface` (the boundary triangles), which scenes
+//! (`tet_body`) and Gmsh read. A `.msh` input's own physical groups are
+//! not carried over (only `body` and `surface` are written).
 
 use pliant_fem::{MeshError, TetMesh};
 use pliant_mesh::{GmshMesh, PhysicalGroup, boundary_faces};

@@ -110,6 +110,32 @@ fn model_dof(m: &pliant::core::Model, node: usize) -> usize {
 }
 
 #[test]
+fn what_pliant_mesh_writes_is_a_body_a_scene_can_use() {
+    let d = dir("cli");
+    let stl = d.join("ball.stl");
+    pliant::mesh::SurfaceMesh::icosphere(0.01, [0.0, 0.0, 0.02], 2)
+        .write_stl(&stl)
+        .unwrap();
+    let r = pliant::mesh_file::mesh_file(&stl, &d.join("ball.msh"), Some(0.002), 1.0).unwrap();
+    let text = scene("ball.msh", "").replace(
+        r#""constraints": [{"node": 0}],"#,
+        r#""constraints": [{"node": 0}, {"select": {"region": "box.surface", "half_space": {"point": [0, 0, 0.0125], "normal": [0, 0, 1]}}}],"#,
+    );
+    let run = build(&text, &d).unwrap();
+    let m = run.simulator.model();
+    assert_eq!(m.layout().n_nodes(), 1 + r.nodes);
+    // The mesh's own `surface` and `body` groups: `box.surface` is the
+    // boundary once, `box.body` every node.
+    assert_eq!(m.layout().region("box.body", "t").unwrap().len(), r.nodes);
+    let constrained = (0..m.n_dofs()).filter(|&i| !m.is_free(i)).count();
+    assert!(constrained > 3, "{constrained}");
+    // Scene export refuses what it cannot write back.
+    let e = pliant::core::scene::scene_json(m, &run.settings).unwrap_err();
+    assert!(e.to_string().contains("mesh files"), "{e}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
 fn a_voxelized_stl_body_has_its_volume_and_mass() {
     let d = dir("stl");
     pliant::mesh::SurfaceMesh::icosphere(0.01, [0.0, 0.0, 0.02], 3)

@@ -48,7 +48,7 @@ fn a_soft_cell_flattens_more_and_bounces_less_than_a_stiff_one() {
     // rebound (at 1/50 s it absorbs nearly all of it; implicit midpoint,
     // which would keep it, is unstable on the stiff membrane's impact).
     let integ = pliant::core::Integrator::ImplicitEuler;
-    let run = |c: f64| bounce(design, c, 1.0, integ, 0.002, 1.5).unwrap().0;
+    let run = |c: f64| bounce(design, c, 1.0, integ, 0.002, 1.5, |_| {}).unwrap().0;
     let (stiff, soft) = (run(20.0), run(0.5));
     let flat = |s: &[pliant::soft_cells::scenes::BounceSample]| {
         s.iter().map(|x| x.aspect).fold(f64::MAX, f64::min)
@@ -145,7 +145,7 @@ fn two_cells_attach_within_the_radius_and_detach_near_the_poles_peak_force() {
         pressure: 10.0,
         ..CellDesign::paper()
     };
-    let run = attach_and_pull(design, 300.0, 0.2, 0.05, 4.0, 1.0, 12.0, 100).unwrap();
+    let run = attach_and_pull(design, 300.0, 0.2, 0.05, 4.0, 1.0, 12.0, 100, |_| {}).unwrap();
     eprintln!(
         "attached at {:?} s, closest {:.4} m, detached at a pull of {:?} N; the law's peak {:.3} N",
         run.attached_at, run.closest, run.detach_force, run.peak_force
@@ -171,7 +171,7 @@ fn actuators_bend_a_straight_chain_into_an_arc() {
         pressure: 10.0,
         ..CellDesign::paper()
     };
-    let run = bending_chain(design, 6, 0.5, 6.0, 50).unwrap();
+    let run = bending_chain(design, 6, 0.5, 6.0, 50, |_| {}).unwrap();
     let (first, last) = (run[0].1, run.last().unwrap().1);
     eprintln!("bend {first:.4} rad at rest, {last:.3} rad contracted");
     // Contracting the tops bends the chain upwards (counter-clockwise).

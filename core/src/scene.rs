@@ -466,6 +466,13 @@ impl Scene {
 pub fn scene_json(model: &Model, settings: &RunSettings) -> Result<serde_json::Value> {
     use serde_json::json;
     let layout = model.layout();
+    if layout.region_names().next().is_some() {
+        // A body from a mesh file adds its nodes and regions when it is
+        // declared: written out, they would be added twice.
+        return Err(CoreError::Unsupported(
+            "scene export: models with regions or bodies from mesh files are not supported yet",
+        ));
+    }
     if layout
         .dof_kinds()
         .iter()

@@ -37,18 +37,21 @@ impl SurfaceMesh {
             .extension()
             .and_then(|e| e.to_str())
             .map(str::to_ascii_lowercase);
+        let parse: fn(&[u8], &Path) -> Result<Self, MeshFileError> = match ext.as_deref() {
+            Some("stl") => Self::parse_stl,
+            Some("obj") => Self::parse_obj,
+            _ => {
+                return Err(parse_error(
+                    path,
+                    "not a surface mesh: the extension must be .stl or .obj".into(),
+                ));
+            }
+        };
         let bytes = std::fs::read(path).map_err(|source| MeshFileError::Io {
             path: path.to_path_buf(),
             source,
         })?;
-        match ext.as_deref() {
-            Some("stl") => Self::parse_stl(&bytes, path),
-            Some("obj") => Self::parse_obj(&bytes, path),
-            _ => Err(parse_error(
-                path,
-                "not a surface mesh: the extension must be .stl or .obj".into(),
-            )),
-        }
+        parse(&bytes, path)
     }
 
     /// Parses STL bytes (ASCII or binary); `path` is named in errors.
@@ -62,11 +65,13 @@ impl SurfaceMesh {
             .map(|v| [v[0] as f64, v[1] as f64, v[2] as f64])
             .collect();
         let triangles = mesh.faces.iter().map(|f| f.vertices).collect();
+        // stl_io merges bit-identical corners; −0 and 0 are merged here.
         Self::checked(
             Self {
                 vertices,
                 triangles,
-            },
+            }
+            .welded(),
             path,
         )
     }
@@ -150,7 +155,13 @@ impl SurfaceMesh {
                 vertices.len() - 1
             });
         }
-        let triangles = self.triangles.iter().map(|t| t.map(|i| map[i])).collect();
+        // An index beyond the vertices stays beyond them (reported by the
+        // readers' checks).
+        let triangles = self
+            .triangles
+            .iter()
+            .map(|t| t.map(|i| map.get(i).copied().unwrap_or(usize::MAX)))
+            .collect();
         Self {
             vertices,
             triangles,
@@ -449,7 +460,16 @@ mod tests {
         let e = SurfaceMesh::parse_stl(b"solid x\nendsolid x\n", p)
             .unwrap_err()
             .to_string();
-        assert!(e.contains("no triangles") || e.contains("STL"), "{e}");
+        assert!(e.contains("bad.stl"), "{e}");
+        // −0 and 0 are one vertex: a cube written with a −0 still closes.
+        let text = cube_stl().replacen("vertex 0 0 0", "vertex -0 0 -0", 1);
+        let s = SurfaceMesh::parse_stl(text.as_bytes(), p).unwrap();
+        assert_eq!(s.vertices.len(), 8);
+        s.check_closed(p).unwrap();
+        let e = SurfaceMesh::read(Path::new("body.ply"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("extension must be .stl or .obj"), "{e}");
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub enum VoxelError {
     BadSize(f64),
     /// The grid would be too large.
     #[error(
-        "voxel size {h} m gives a {nx} × {ny} × {nz} grid ({cells:.2e} cells, at most 2e8): use a coarser voxel size (the surface spans {span:?} m; is it in millimetres? scale it by 0.001)"
+        "voxel size {h} m gives a {nx} × {ny} × {nz} grid ({cells:.2e} cells; at most 1e7 columns and 2e7 cubes inside): use a coarser voxel size (the surface spans {span:?} m; is it in millimetres? scale it by 0.001)"
     )]
     TooFine {
         /// Cube side, m.
@@ -83,8 +83,11 @@ pub fn voxelize(s: &SurfaceMesh, h: f64) -> Result<VoxelGrid, VoxelError> {
     let (lo, hi) = s.bounds();
     let span: [f64; 3] = std::array::from_fn(|a| hi[a] - lo[a]);
     let n: [u64; 3] = std::array::from_fn(|a| (span[a] / h).ceil().max(1.0) as u64);
+    // Memory: a list per column, and the cubes inside (each becomes six
+    // tetrahedra downstream): at most 1e7 columns and 2e7 cubes.
     let cells = n[0] as f64 * n[1] as f64 * n[2] as f64;
-    if cells > 2e8 {
+    let inside = s.volume().abs() / h.powi(3);
+    if n[0] as f64 * n[1] as f64 > 1e7 || inside > 2e7 {
         return Err(VoxelError::TooFine {
             h,
             nx: n[0],
@@ -160,6 +163,8 @@ pub fn voxelize(s: &SurfaceMesh, h: f64) -> Result<VoxelGrid, VoxelError> {
         return Err(VoxelError::Empty { h, span });
     }
     out.sort_unstable_by_key(|c| (c[2], c[1], c[0]));
+    // Touching shells can fill a cube twice.
+    out.dedup();
     Ok(VoxelGrid {
         origin: lo,
         h,

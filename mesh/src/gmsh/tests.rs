@@ -170,11 +170,28 @@ fn written_msh22_reads_back_with_its_groups() {
                 triangles: vec![0],
             },
             PhysicalGroup {
+                dim: 0,
+                tag: 9,
+                name: "anchor".into(),
+                nodes: vec![4],
+                tets: vec![],
+                triangles: vec![],
+            },
+            PhysicalGroup {
                 dim: 3,
                 tag: 1,
                 name: "body".into(),
                 nodes: vec![0, 1, 2, 3, 4],
                 tets: vec![0, 1],
+                triangles: vec![],
+            },
+            // The second tetrahedron in a second group too.
+            PhysicalGroup {
+                dim: 3,
+                tag: 5,
+                name: "tip".into(),
+                nodes: vec![1, 2, 3, 4],
+                tets: vec![1],
                 triangles: vec![],
             },
         ],
@@ -187,4 +204,7 @@ fn written_msh22_reads_back_with_its_groups() {
     assert_eq!(back.triangles, m.triangles);
     assert_eq!(back.group("base").unwrap().nodes, vec![0, 1, 2]);
     assert_eq!(back.group("body").unwrap().tets, vec![0, 1]);
+    // An element in two groups is kept once; a point group keeps its node.
+    assert_eq!(back.group("tip").unwrap().tets, vec![1]);
+    assert_eq!(back.group("anchor").unwrap().nodes, vec![4]);
 }

@@ -1,7 +1,8 @@
 //! Writing MSH 2.2 ASCII: nodes, tetrahedra and triangles, each element
-//! once per physical group it belongs to (as MSH 2.2 does), the groups
-//! named in `$PhysicalNames`. Gmsh, ParaView (through meshio) and
-//! [`GmshMesh::read`] read it back.
+//! once per physical group it belongs to under the same element number (as
+//! MSH 2.2 does), and the nodes of a group that has no element of its own
+//! as point elements; the groups are named in `$PhysicalNames`. Gmsh,
+//! ParaView (through meshio) and [`GmshMesh::read`] read it back.
 
 use super::GmshMesh;
 use crate::MeshFileError;
@@ -37,6 +38,8 @@ impl GmshMesh {
                 tri_groups[t].push(g.tag);
             }
         }
+        // (element number, type, physical tag, nodes): one line per group
+        // of an element, all under the element's number.
         let mut lines = Vec::new();
         let tagged = |tags: &[i32]| {
             if tags.is_empty() {
@@ -45,19 +48,33 @@ impl GmshMesh {
                 tags.to_vec()
             }
         };
+        let mut number = 0;
         for (t, nodes) in self.tets.iter().enumerate() {
+            number += 1;
             for tag in tagged(&tet_groups[t]) {
-                lines.push((4, tag, nodes.to_vec()));
+                lines.push((number, 4, tag, nodes.to_vec()));
             }
         }
         for (t, nodes) in self.triangles.iter().enumerate() {
+            number += 1;
             for tag in tagged(&tri_groups[t]) {
-                lines.push((2, tag, nodes.to_vec()));
+                lines.push((number, 2, tag, nodes.to_vec()));
+            }
+        }
+        // Groups of nodes only (a point set): one point element per node.
+        for g in self
+            .groups
+            .iter()
+            .filter(|g| g.tets.is_empty() && g.triangles.is_empty())
+        {
+            for &n in &g.nodes {
+                number += 1;
+                lines.push((number, 15, g.tag, vec![n]));
             }
         }
         let _ = writeln!(s, "$Elements\n{}", lines.len());
-        for (k, (ty, tag, nodes)) in lines.iter().enumerate() {
-            let _ = write!(s, "{} {ty} 2 {tag} {tag}", k + 1);
+        for (k, ty, tag, nodes) in &lines {
+            let _ = write!(s, "{k} {ty} 2 {tag} {tag}");
             for n in nodes {
                 let _ = write!(s, " {}", n + 1);
             }

@@ -82,6 +82,14 @@ impl TetBody {
             .map(str::to_ascii_lowercase)
             .unwrap_or_default();
         match ext.as_str() {
+            _ if self.voxel.is_some() && !matches!(ext.as_str(), "stl" | "obj") => {
+                Err(MeshError::Parse {
+                    path: path.to_path_buf(),
+                    line: None,
+                    message: "`voxel` applies to surfaces (.stl, .obj) only; this is a volume mesh"
+                        .into(),
+                })
+            }
             "msh" => {
                 let g = GmshMesh::read(path)?;
                 if g.tets.is_empty() {
@@ -176,7 +184,13 @@ impl EnergySpec for TetBody {
             "name",
         )?;
         for (g, nodes) in groups {
-            d.add_region(&format!("{}.{g}", self.name), shift(&nodes), "mesh")?;
+            let region = format!("{}.{g}", self.name);
+            // A mesh's own `surface` group (as `pliant mesh` writes) is
+            // the boundary region already named.
+            if d.layout().region(&region, "mesh").is_ok() {
+                continue;
+            }
+            d.add_region(&region, shift(&nodes), "mesh")?;
         }
         let tets = mesh.tets.iter().map(|t| t.map(|n| n + first)).collect();
         *self.placed.lock().unwrap_or_else(|e| e.into_inner()) = Some(tets);

@@ -28,7 +28,8 @@ pub struct BounceSample {
 /// `height` (m, lowest membrane point above the ground) under gravity,
 /// frictional ground, `integrator` at `dt`, for `seconds`; returns
 /// the samples of every step and the membrane positions at every step
-/// (`[x, y]` per node).
+/// (`[x, y]` per node). `each` sees the simulator at the initial state and
+/// after every step (for pictures).
 pub fn bounce(
     design: CellDesign,
     pressure: f64,
@@ -36,6 +37,7 @@ pub fn bounce(
     integrator: Integrator,
     dt: f64,
     seconds: f64,
+    mut each: impl FnMut(&Simulator),
 ) -> Result<(Vec<BounceSample>, Vec<Frame>)> {
     let contact = ContactDesign::paper(&design);
     let mut w = CellWorld::new(CellDesign { pressure, ..design })?;
@@ -52,6 +54,7 @@ pub fn bounce(
         if !samples.is_empty() {
             sim.step()?;
         }
+        each(&sim);
         let pts: Vec<[f64; 2]> = ring
             .iter()
             .map(|&n| [sim.q()[2 * n], sim.q()[2 * n + 1]])
@@ -97,6 +100,7 @@ pub struct AttachRun {
 /// `radius` (m); from `pull_from` (s) a pull on the right cell grows at
 /// `pull_rate` (N/s), spread over its far half, until the connection
 /// detaches. Pole strength `strength` (A·m), core radius `radius/4`.
+/// `each` sees the simulator at the initial state and after every step.
 #[allow(clippy::too_many_arguments)]
 pub fn attach_and_pull(
     design: CellDesign,
@@ -107,6 +111,7 @@ pub fn attach_and_pull(
     pull_rate: f64,
     seconds: f64,
     every: usize,
+    mut each: impl FnMut(&Simulator),
 ) -> Result<AttachRun> {
     use pliant_core::ParamChannel;
     use pliant_environment::{NodeForce, PointForces};
@@ -178,6 +183,7 @@ pub fn attach_and_pull(
         if s > 0 {
             sim.step()?;
         }
+        each(&sim);
         let q = sim.q();
         let d = (q[2 * nb] - q[2 * na]).hypot(q[2 * nb + 1] - q[2 * na + 1]);
         run.closest = run.closest.min(d);
@@ -221,13 +227,15 @@ pub fn attach_and_pull(
 /// their rest length down to `(1 − contraction)` of it over the first half
 /// of `seconds`; the chain bends from straight to an arc. Returns, every
 /// `every` steps, the time, the bend (the turn between the first and last
-/// cells' joint directions, rad) and the membranes.
+/// cells' joint directions, rad) and the membranes. `each` sees the
+/// simulator at the initial state and after every step.
 pub fn bending_chain(
     design: CellDesign,
     cells: usize,
     contraction: f64,
     seconds: f64,
     every: usize,
+    mut each: impl FnMut(&Simulator),
 ) -> Result<Vec<(f64, f64, Vec<Frame>)>> {
     use pliant_cells::{Actuator, Actuators};
     use pliant_core::{ParamChannel, Quantity};
@@ -302,6 +310,7 @@ pub fn bending_chain(
         if s > 0 {
             sim.step()?;
         }
+        each(&sim);
         if s % every.max(1) == 0 || s == steps {
             let c = super::folding::centroids(&rings, sim.q());
             let dir = |i: usize| (c[i + 1][1] - c[i][1]).atan2(c[i + 1][0] - c[i][0]);
