@@ -12,9 +12,17 @@
     for (let i = 0; i < n; i++) out[i] = s.charCodeAt(2 * i) | (s.charCodeAt(2 * i + 1) << 8);
     return out;
   }
-  const lo = D.lo, span = [0, 1, 2].map((a) => D.hi[a] - D.lo[a]);
+  function f32(b64) {
+    const s = atob(b64), n = s.length >> 2, out = new Float32Array(n), v = new DataView(new ArrayBuffer(4));
+    for (let i = 0; i < n; i++) {
+      for (let k = 0; k < 4; k++) v.setUint8(k, s.charCodeAt(4 * i + k));
+      out[i] = v.getFloat32(0, true);
+    }
+    return out;
+  }
   for (const p of D.parts) {
     p.pos = u16(p.positions);
+    p.box = f32(p.boxes);
     p.nprim = p.prim === "triangles" ? p.indices.length / 3 : p.prim === "lines" ? p.indices.length / 2 : p.indices.length;
     for (const f of p.fields) f.q = u16(f.data);
   }
@@ -37,12 +45,34 @@
   const up = plane ? unit(plane.normal) : D.dim === 2 ? [0, 1, 0] : [0, 0, 1];
   const ax = Math.abs(up[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
   const e1 = unit(sub(ax, scale(up, dot(ax, up)))), e2 = cross(up, e1);
-  const centre = [0, 1, 2].map((a) => D.lo[a] + 0.5 * span[a]);
-  const extent = Math.max(span[0], span[1], span[2], 1e-3);
+  // The home view frames the first frame (a body that later flies off
+  // stays reachable by zooming out).
+  const first = [[Infinity, Infinity, Infinity], [-Infinity, -Infinity, -Infinity]];
+  for (const p of D.parts) {
+    if (p.points === 0 || p.box.length < 6) continue;
+    for (let a = 0; a < 3; a++) {
+      first[0][a] = Math.min(first[0][a], p.box[a]);
+      first[1][a] = Math.max(first[1][a], p.box[3 + a]);
+    }
+  }
+  if (!(first[0][0] <= first[1][0])) { first[0] = D.lo.slice(); first[1] = D.hi.slice(); }
+  // …and the centre-of-mass path as far as 3 first-frame extents away (a
+  // walking robot's path, not a cell flung 300 m).
+  const c0 = [0, 1, 2].map((a) => 0.5 * (first[0][a] + first[1][a]));
+  const e0 = Math.max(...[0, 1, 2].map((a) => first[1][a] - first[0][a]), 1e-3);
+  for (const c of D.com) {
+    if (Math.hypot(c[0] - c0[0], c[1] - c0[1], c[2] - c0[2]) > 3 * e0) continue;
+    for (let a = 0; a < 3; a++) {
+      first[0][a] = Math.min(first[0][a], c[a]);
+      first[1][a] = Math.max(first[1][a], c[a]);
+    }
+  }
+  const centre = [0, 1, 2].map((a) => 0.5 * (first[0][a] + first[1][a]));
+  const extent = Math.max(...[0, 1, 2].map((a) => first[1][a] - first[0][a]), 1e-3);
   const home = () => ({
     az: D.dim === 2 ? -Math.PI / 2 : -Math.PI / 3,
     el: D.dim === 2 ? 0.0 : 0.45,
-    dist: 1.7 * extent,
+    dist: 2.0 * extent,
     target: centre.slice(),
   });
   let cam = home();
@@ -112,8 +142,8 @@
   slider.max = String(Math.max(0, F - 1));
 
   function point(p, f, i) {
-    const o = (f * p.points + i) * 3, q = p.pos;
-    return [lo[0] + q[o] / 65535 * span[0], lo[1] + q[o + 1] / 65535 * span[1], lo[2] + q[o + 2] / 65535 * span[2]];
+    const o = (f * p.points + i) * 3, q = p.pos, b = p.box, k = 6 * f;
+    return [0, 1, 2].map((a) => b[k + a] + q[o + a] / 65535 * (b[k + 3 + a] - b[k + a]));
   }
 
   function drawGround(extentHalf) {
