@@ -562,17 +562,16 @@ fn mesh_fills_a_surface_and_writes_groups_gmsh_reads() {
         .write_stl(&stl)
         .unwrap();
     let msh = dir.join("ball.msh");
-    let out = pliant()
-        .args([
-            "mesh".as_ref(),
-            stl.as_os_str(),
-            "--voxel".as_ref(),
-            "0.002".as_ref(),
-        ])
-        .arg("--out")
-        .arg(&msh)
-        .output()
-        .unwrap();
+    // `pliant mesh STL --out MSH [--voxel 0.002]`.
+    let mesh = |voxel: bool| {
+        let mut c = pliant();
+        c.arg("mesh").arg(&stl).arg("--out").arg(&msh);
+        if voxel {
+            c.args(["--voxel", "0.002"]);
+        }
+        c.output().unwrap()
+    };
+    let out = mesh(true);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -585,23 +584,15 @@ fn mesh_fills_a_surface_and_writes_groups_gmsh_reads() {
     assert_eq!(body.tets.len(), g.tets.len());
     let surface = g.group("surface").unwrap();
     assert_eq!(surface.triangles.len(), g.triangles.len());
-    let mesh = pliant::fem::TetMesh::from_gmsh(&g).unwrap();
+    let body_mesh = pliant::fem::TetMesh::from_gmsh(&g).unwrap();
     let exact = 4.0 / 3.0 * std::f64::consts::PI * 0.02f64.powi(3);
     assert!(
-        (mesh.volume() / exact - 1.0).abs() < 0.05,
+        (body_mesh.volume() / exact - 1.0).abs() < 0.05,
         "{}",
-        mesh.volume()
+        body_mesh.volume()
     );
     // A surface without --voxel, and an open one: errors naming the file.
-    let e = pliant()
-        .args([
-            "mesh".as_ref(),
-            stl.as_os_str(),
-            "--out".as_ref(),
-            msh.as_os_str(),
-        ])
-        .output()
-        .unwrap();
+    let e = mesh(false);
     let err = String::from_utf8_lossy(&e.stderr);
     assert!(
         !e.status.success() && err.contains("ball.stl") && err.contains("--voxel"),
@@ -610,17 +601,7 @@ fn mesh_fills_a_surface_and_writes_groups_gmsh_reads() {
     let mut open = pliant::mesh::SurfaceMesh::icosphere(0.02, [0.0; 3], 1);
     open.triangles.truncate(70);
     open.write_stl(&stl).unwrap();
-    let e = pliant()
-        .args([
-            "mesh".as_ref(),
-            stl.as_os_str(),
-            "--voxel".as_ref(),
-            "0.002".as_ref(),
-        ])
-        .arg("--out")
-        .arg(&msh)
-        .output()
-        .unwrap();
+    let e = mesh(true);
     let err = String::from_utf8_lossy(&e.stderr);
     assert!(!e.status.success() && err.contains("not closed"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);

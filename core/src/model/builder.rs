@@ -174,20 +174,9 @@ impl ModelBuilder {
     }
     /// Adds a node at `pos` (m) with lumped mass `mass` (kg); returns its index.
     pub fn add_node(&mut self, pos: &[f64], mass: f64) -> Result<usize> {
-        let d = self.layout.dim();
-        if pos.len() != d {
-            return Err(CoreError::Count {
-                field: format!("nodes[{}]", self.layout.n_nodes()),
-                found: pos.len(),
-                expected: d,
-            });
-        }
-        let n = self.layout.add_node();
-        self.q0.extend_from_slice(pos);
-        self.v0.extend(std::iter::repeat_n(0.0, d));
-        self.mass.extend(std::iter::repeat_n(mass, d));
-        self.constraints.extend(std::iter::repeat_n(None, d));
-        Ok(n)
+        let field = format!("nodes[{}]", self.layout.n_nodes());
+        let mut none = Vec::new();
+        self.declare(&mut none).add_node(pos, mass, &field)
     }
     /// Adds an extra scalar DOF (`kind` e.g. "twist") with initial value and
     /// inertia (kg·m² for angles); returns its DOF index.
