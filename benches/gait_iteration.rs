@@ -35,14 +35,18 @@ fn main() {
     if has("default") {
         setup.newton = pliant::core::NewtonSettings::default();
     }
+    let mut friction = pliant::gait::table_friction();
     if has("lagged") {
         // The cable paper's own friction model (§II-C).
-        setup.friction = pliant::environment::Friction::LaggedQuadratic {
+        friction = pliant::environment::Friction::LaggedQuadratic {
             mu: 100.0,
             mu_axis: None,
         };
+        let puppy = pliant::robots::Robot::puppy().unwrap();
+        setup.robot =
+            pliant::gait::GaitRobot::from_robot(&puppy, [0.0, 0.0, -9.81], friction).unwrap();
     }
-    println!("friction: {:?}", setup.friction);
+    println!("friction: {friction:?}");
     println!("Newton: {:?}", setup.newton);
     if has("run") {
         whole_runs(&setup);
@@ -56,10 +60,7 @@ fn main() {
     let base = shooting.base().to_vec();
     let p = map.params(&base, &z).unwrap();
     // A separate simulator for the sweeps (the problem owns its own).
-    let (model, _) = setup
-        .robot
-        .actuated(0.001, setup.gravity, setup.friction)
-        .unwrap();
+    let model = setup.robot.model().unwrap();
     let mut sim =
         pliant::core::Simulator::new(model, pliant::core::Integrator::Bdf1, setup.h, setup.newton)
             .unwrap();
@@ -96,8 +97,8 @@ fn main() {
     );
     let steps = setup.steps();
     println!(
-        "puppy: {} tets, {} DOFs, {} steps, {} parameters; {:.2} Newton iterations per step",
-        setup.robot.mesh.tets.len(),
+        "puppy: {} nodes, {} DOFs, {} steps, {} parameters; {:.2} Newton iterations per step",
+        setup.robot.n_nodes,
         ctx.model.n_dofs(),
         steps,
         map.nz(),

@@ -47,9 +47,9 @@ fn args() -> anyhow::Result<Args> {
 
 fn run(setup: &GaitSetup, z0: &[f64], iters: u64, out: &Path) -> anyhow::Result<Vec<f64>> {
     println!(
-        "{}: {} tets, {} motors, {} parameters, {} steps of {} s",
+        "{}: {} nodes, {} motors, {} parameters, {} steps of {} s",
         setup.name,
-        setup.robot.mesh.tets.len(),
+        setup.robot.n_nodes,
         setup.gait.motors.len(),
         setup.gait.nz(),
         setup.steps(),

@@ -227,10 +227,10 @@ fn optimize_and_report(
     let setup = spec.setup()?;
     let z0 = spec.z0(&setup)?;
     println!(
-        "{}: {} ({} tets), {} motors, {} parameters, {} steps of {} s, {} ({} iterations at most)",
+        "{}: {} ({} nodes), {} motors, {} parameters, {} steps of {} s, {} ({} iterations at most)",
         setup.name,
         setup.robot.name,
-        setup.robot.mesh.tets.len(),
+        setup.robot.n_nodes,
         setup.gait.motors.len(),
         setup.gait.nz(),
         setup.steps(),
@@ -566,8 +566,7 @@ fn run_cli() -> Result<()> {
             export_backend,
             export_clip,
         } => {
-            let text = pliant_core::scene::read_limited(&spec)?;
-            let mut s = OptimizeSpec::from_json(&text, &spec.display().to_string())?;
+            let mut s = OptimizeSpec::from_file(&spec)?;
             if let Some(n) = iterations {
                 s.iterations = n;
             }

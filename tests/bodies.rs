@@ -204,3 +204,147 @@ fn bad_bodies_and_selectors_are_errors_naming_the_field() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// The box held by its `bottom` group, a cable from the centroid of its
+/// `top` group to a point near the far bottom edge, contracted 2 mm.
+fn routed(route: &str) -> String {
+    scene("box.msh", r#""params": [{"name": "u", "kind": "control", "value": 0.002}],"#)
+        .replace(
+            r#""constraints": [{"node": 0}],"#,
+            r#""constraints": [{"node": 0}, {"select": {"region": "box.bottom"}}],"#,
+        )
+        .replace(
+            r#"{"type": "gravity", "g": [0, 0, -9.81]}"#,
+            &format!(
+                r#"{{"type": "gravity", "g": [0, 0, -9.81]}},
+    {{"type": "cable", "name": "tendon", "stiffness": 500, "control": {{"type": "length", "channel": "u"}},
+     "route": {route}}}"#
+            ),
+        )
+}
+
+#[test]
+fn a_cable_routed_through_a_gmsh_body_is_anchored_by_group_name() {
+    let d = dir("route");
+    std::fs::copy(box_msh(), d.join("box.msh")).unwrap();
+    let text =
+        routed(r#"{"body": "box", "points": [{"region": "box.top"}, [0.019, 0.005, 0.002]]}"#);
+    let mut run = build(&text, &d).unwrap();
+    let sim = &mut run.simulator;
+    let model = sim.model();
+    let top: Vec<usize> = model
+        .layout()
+        .region("box.top", "test")
+        .unwrap()
+        .iter()
+        .map(|&n| model_dof(model, n))
+        .collect();
+    let centroid = |q: &[f64]| -> [f64; 3] {
+        let mut c = [0.0; 3];
+        for &b in &top {
+            (0..3).for_each(|a| c[a] += q[b + a] / top.len() as f64);
+        }
+        c
+    };
+    let c0 = centroid(model.q0());
+    let cable = model.energies_of::<pliant::cable::CableEnergy>()[0].clone();
+    // Bound at the top's centroid: the rest length is the distance to the
+    // second point.
+    let far = [0.019, 0.005, 0.002];
+    let dist = |c: [f64; 3]| (0..3).map(|a| (c[a] - far[a]).powi(2)).sum::<f64>().sqrt();
+    assert!((cable.length(model.q0()) - dist(c0)).abs() < 1e-12);
+    sim.step().unwrap();
+    let q = sim.q().to_vec();
+    let (l0, l1) = (cable.length(sim.model().q0()), cable.length(&q));
+    assert!(
+        l0 - l1 > 1e-4,
+        "pulled 2 mm, the cable shortens: {l0} m → {l1} m"
+    );
+    // The top's centroid moved towards the anchor point at the far end.
+    assert!(dist(centroid(&q)) < dist(c0) - 1e-4);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn bad_cable_routes_are_errors_naming_the_field() {
+    let d = dir("bad-route");
+    std::fs::copy(box_msh(), d.join("box.msh")).unwrap();
+    let err = |route: &str| match build(&routed(route), &d) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("{route} was accepted"),
+    };
+    for (route, needles) in [
+        (
+            r#"{"body": "bag", "points": [[0.01, 0.005, 0.005], [0.019, 0.005, 0.002]]}"#,
+            &["route.body", "bag", "box"][..],
+        ),
+        (
+            r#"{"body": "box", "points": [[0.01, 0.005, 0.005], [0.5, 0.005, 0.002]]}"#,
+            &["route.points", "outside"],
+        ),
+        (
+            r#"{"body": "box", "points": [{"region": "box.side"}, [0.019, 0.005, 0.002]]}"#,
+            &["route.points[0]", "box.side"],
+        ),
+        (
+            r#"{"body": "box", "points": [[0.01, 0.005, 0.005]]}"#,
+            &["route.points", "2"],
+        ),
+    ] {
+        let e = err(route);
+        for n in needles {
+            assert!(e.contains(n), "{route}: `{e}` lacks `{n}`");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_platform_stiffens_the_tetrahedra_its_selector_picks() {
+    let d = dir("stiffen");
+    std::fs::copy(box_msh(), d.join("box.msh")).unwrap();
+    // The box clamped at its x = 0 end, sagging under gravity and a tip mass.
+    let base = scene("box.msh", "").replace(
+        r#""constraints": [{"node": 0}],"#,
+        r#""constraints": [{"node": 0}, {"select": {"region": "box", "box": {"min": [0, 0, 0], "max": [0, 0.01, 0.01]}}}],
+  "point_masses": [{"select": {"region": "box", "box": {"min": [0.02, 0, 0], "max": [0.02, 0.01, 0.01]}}, "mass": 0.02}],"#,
+    );
+    let sag = |text: &str| {
+        let mut run = build(text, &d).unwrap();
+        let before = run.simulator.q().to_vec();
+        run.simulator.step().unwrap();
+        let q = run.simulator.q();
+        (0..before.len() / 3)
+            .map(|n| before[3 * n + 2] - q[3 * n + 2])
+            .fold(0.0f64, f64::max)
+    };
+    let soft = sag(&base);
+    let platform = |select: &str| {
+        base.replace(
+            r#"{"type": "gravity""#,
+            &format!(
+                r#"{{"type": "neo_hookean_tets", "body": "box", "select": {select},
+      "material": {{"type": "constant", "youngs_modulus": 1e7, "poisson_ratio": 0.3}}}},
+    {{"type": "gravity""#
+            ),
+        )
+    };
+    // The top half of the box, 100 × stiffer.
+    let stiff = sag(&platform(
+        r#"{"box": {"min": [0, 0, 0.005], "max": [0.02, 0.01, 0.01]}}"#,
+    ));
+    assert!(
+        soft > 1e-5 && stiff < 0.5 * soft,
+        "sag {soft} m → {stiff} m"
+    );
+    // A selection holding no whole tetrahedron is an error naming it.
+    let e = match build(
+        &platform(r#"{"box": {"min": [0, 0, 0.01], "max": [0.02, 0.01, 0.01]}}"#),
+        &d,
+    ) {
+        Err(e) => e.to_string(),
+        Ok(_) => panic!("a face selects no tetrahedron"),
+    };
+    assert!(e.contains("select") && e.contains("tetrahedra"), "{e}");
+    let _ = std::fs::remove_dir_all(&d);
+}

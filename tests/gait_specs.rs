@@ -9,9 +9,7 @@ fn shipped_specs_parse_and_build_their_gaits() {
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let spec = OptimizeSpec::from_json(&text, &path.display().to_string())
-            .unwrap_or_else(|e| panic!("{e}"));
+        let spec = OptimizeSpec::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
         let setup = spec.setup().unwrap();
         assert_eq!(setup.steps(), 24 + 2 * 72, "{}", path.display());
         assert_eq!(spec.z0(&setup).unwrap().len(), setup.gait.nz());

@@ -1,5 +1,5 @@
-//! The committed robot scene files (`examples/scenes/*_drop.json`) are what
-//! the builders in `pliant::robots` produce (regenerate with
+//! The committed robot scene files (`examples/scenes/*_drop.json`,
+//! `examples/robots/*.json`) are what the builders in `pliant::robots` produce (regenerate with
 //! `cargo run --example robot_scenes`), and a model loaded from them steps
 //! exactly like the model built in code.
 
@@ -11,9 +11,17 @@ use pliant::robots::{RobotKind, drop_scene_text};
 #[test]
 fn committed_robot_scenes_match_the_builders_and_run_identically() {
     pliant::init();
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/scenes");
+    let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let dir = examples.join("scenes");
     for kind in [RobotKind::Tripod, RobotKind::Puppy] {
         let (name, robot) = (kind.name(), kind.build().unwrap());
+        let gait_scene = examples.join(format!("robots/{name}.json"));
+        assert!(
+            std::fs::read_to_string(&gait_scene).unwrap()
+                == pliant::gait::paper_gait_scene_text(kind).unwrap(),
+            "{} is stale: run `cargo run --example robot_scenes`",
+            gait_scene.display()
+        );
         let path = dir.join(format!("{name}_drop.json"));
         let on_disk = std::fs::read_to_string(&path).unwrap();
         assert!(

@@ -38,7 +38,7 @@ fn slack_free_controls_reproduce_the_motion() {
         took_in > 1e-4,
         "the gait must have slack to remove: {took_in} m"
     );
-    let (model, _) = s.robot.actuated(0.001, s.gravity, s.friction).unwrap();
+    let model = s.robot.model().unwrap();
     let mut sim = Simulator::new(model, Integrator::Bdf1, s.h, NewtonSettings::default()).unwrap();
     let replay = rollout(&mut sim, &tr.x[0], &tr.v[0], &p_post, Memory::Recompute).unwrap();
     let worst =

@@ -190,6 +190,19 @@ pub enum CoreError {
         /// The regions that do exist.
         known: Vec<String>,
     },
+    /// No tetrahedral body of that name is in the model.
+    #[error(
+        "`{field}`: no tetrahedral body named `{name}` (bodies: {})",
+        list(known)
+    )]
+    UnknownBody {
+        /// Where the name appeared.
+        field: String,
+        /// The missing name.
+        name: String,
+        /// The bodies that do exist.
+        known: Vec<String>,
+    },
     /// A region is defined twice.
     #[error("`{field}`: region `{name}` is defined twice")]
     DuplicateRegion {

@@ -48,6 +48,10 @@ pub struct Layout {
     /// node indices.
     #[serde(default)]
     regions: std::collections::BTreeMap<String, Vec<usize>>,
+    /// Named tetrahedral bodies (a `tet_body`'s tetrahedra over model
+    /// nodes), for what binds inside a body: a cable routed through it.
+    #[serde(default)]
+    volumes: std::collections::BTreeMap<String, Vec<[usize; 4]>>,
 }
 
 impl Layout {
@@ -166,6 +170,41 @@ impl Layout {
                 name: name.to_string(),
                 known: self.regions.keys().cloned().collect(),
             })
+    }
+    /// The tetrahedra (over model nodes) of body `name`; `context` names the
+    /// field in the error, which lists the bodies that exist.
+    pub fn volume(&self, name: &str, context: &str) -> Result<&[[usize; 4]]> {
+        self.volumes
+            .get(name)
+            .map(Vec::as_slice)
+            .ok_or_else(|| CoreError::UnknownBody {
+                field: context.to_string(),
+                name: name.to_string(),
+                known: self.volumes.keys().cloned().collect(),
+            })
+    }
+    /// Adds the tetrahedral body `name`; names are unique among bodies.
+    pub(crate) fn add_volume(
+        &mut self,
+        name: &str,
+        tets: Vec<[usize; 4]>,
+        context: &str,
+    ) -> Result<()> {
+        if let Some(&n) = tets.iter().flatten().find(|&&n| n >= self.node_base.len()) {
+            return Err(CoreError::NodeOutOfRange {
+                field: context.to_string(),
+                index: n,
+                count: self.node_base.len(),
+            });
+        }
+        if self.volumes.contains_key(name) {
+            return Err(CoreError::DuplicateRegion {
+                field: context.to_string(),
+                name: name.to_string(),
+            });
+        }
+        self.volumes.insert(name.to_string(), tets);
+        Ok(())
     }
     /// Every region's name, sorted.
     pub fn region_names(&self) -> impl Iterator<Item = &str> {

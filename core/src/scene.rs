@@ -460,9 +460,10 @@ impl Scene {
 
 /// The scene of `model` (a model without extra DOFs or prescribed motions,
 /// such as a robot assembled in code) with the run `settings`: node
-/// positions, velocities and masses, parameter channels and every energy by
-/// its registered name. Loading it rebuilds the same model (floats are
-/// written in shortest round-trip form).
+/// positions, velocities and masses, parameter channels, every energy by
+/// its registered name, and the Newton settings where they differ from the
+/// defaults. Loading it rebuilds the same model (floats are written in
+/// shortest round-trip form).
 pub fn scene_json(model: &Model, settings: &RunSettings) -> Result<serde_json::Value> {
     use serde_json::json;
     let layout = model.layout();
@@ -517,6 +518,9 @@ pub fn scene_json(model: &Model, settings: &RunSettings) -> Result<serde_json::V
     });
     if model.v0().iter().any(|v| *v != 0.0) {
         scene["velocities"] = json!(vel);
+    }
+    if settings.newton != NewtonSettings::default() {
+        scene["newton"] = json!(settings.newton);
     }
     Ok(scene)
 }

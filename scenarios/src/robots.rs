@@ -115,6 +115,8 @@ pub struct Robot {
 }
 
 const H: f64 = 0.01;
+/// Voxel side of the paper robots' meshes, m.
+pub(crate) const VOXEL: f64 = H;
 
 /// Cable stiffness, N/m: about three times the axial stiffness of a foam
 /// leg (E A / L = 5·10⁴ Pa · 4 cm² / 3 cm ≈ 670 N/m), so the braided line is

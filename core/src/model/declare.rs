@@ -75,6 +75,11 @@ impl Declare<'_> {
     pub fn add_region(&mut self, name: &str, nodes: Vec<usize>, field: &str) -> Result<()> {
         self.layout.add_region(name, nodes, field)
     }
+    /// Names the tetrahedra `tets` (over model nodes) as body `name`, so
+    /// other energies can bind inside it ([`Layout::volume`]).
+    pub fn add_volume(&mut self, name: &str, tets: Vec<[usize; 4]>, field: &str) -> Result<()> {
+        self.layout.add_volume(name, tets, field)
+    }
     /// The directory relative paths in the energy's data are resolved
     /// against (the scene file's), if any.
     pub fn base_dir(&self) -> Option<&std::path::Path> {

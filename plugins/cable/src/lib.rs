@@ -6,7 +6,9 @@
 //! A cable is a polyline whose vertices are bound to the mesh with constant
 //! barycentric weights ([`vertex`]: [`CableVertex`], and the helpers
 //! [`bind_points_in_tets`] / [`bind_points_on_triangles`] that compute them
-//! from rest-state points). Its length `L(x)` (m) drives one [`Cable`] energy
+//! from rest-state points; in a scene, a [`CableRoute`] gives the points in
+//! space, or as the centroid of a named region, and binds them to a body's
+//! tetrahedra when the model is built). Its length `L(x)` (m) drives one [`Cable`] energy
 //! (scene type `"cable"`, bound into a [`CableEnergy`]):
 //!
 //! - length control (eqs. 2–3): `E = k Q(Γ)`, `Γ = L(x) − (α0 − u)`, with the
@@ -27,10 +29,12 @@
 #![warn(missing_docs)]
 
 mod energy;
+mod route;
 mod spec;
 pub mod vertex;
 
 pub use energy::{CableEnergy, Deformation};
+pub use route::{CableRoute, RoutePoint};
 pub use spec::{Cable, CableControl, DEFAULT_SMOOTHING};
 pub use vertex::{
     CableError, CableVertex, VertexError, bind_points_in_tets, bind_points_on_triangles,

@@ -1,8 +1,10 @@
 //! The cable as a scene writes it (`"type": "cable"`): a polyline of
-//! barycentrically bound vertices, a control law and its channel; bound
+//! barycentrically bound vertices (or a [`CableRoute`] through a body,
+//! bound when the model is built), a control law and its channel; bound
 //! into a [`CableEnergy`].
 
 use crate::energy::{CableEnergy, Law};
+use crate::route::CableRoute;
 use crate::vertex::CableVertex;
 use pliant_core::{BindInfo, CoreError, Energy, EnergySpec, Invalid, Result};
 use serde::{Deserialize, Serialize};
@@ -49,8 +51,13 @@ pub struct Cable {
     /// Name, used in error messages and as the prefix of the observables
     /// `{name}.tension` (N), `{name}.slack` (m) and `{name}.length` (m).
     pub name: String,
-    /// At least two vertices, in order along the cable.
+    /// At least two vertices, in order along the cable (or give `route`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub vertices: Vec<CableVertex>,
+    /// The cable as points in space through a body, bound when the model
+    /// is built (instead of `vertices`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<CableRoute>,
     /// Length or tension control and the channel it reads.
     pub control: CableControl,
     /// Stiffness `k`, N/m (> 0; validated in both modes, used by length
@@ -77,6 +84,7 @@ impl Cable {
         Self {
             name: name.into(),
             vertices,
+            route: None,
             control,
             stiffness,
             assembly_length: None,
@@ -106,10 +114,31 @@ impl Cable {
             ));
         }
         info.require_dim("cable", 3)?;
-        if self.vertices.len() < 2 {
+        let routed;
+        let (vertices, field) = match &self.route {
+            Some(_) if !self.vertices.is_empty() => {
+                return Err(CoreError::inconsistent(
+                    "route",
+                    "give the cable's `vertices` or its `route`, not both",
+                ));
+            }
+            Some(r) => {
+                if r.points.len() < 2 {
+                    return Err(CoreError::TooFew {
+                        field: "route.points".into(),
+                        found: r.points.len(),
+                        min: 2,
+                    });
+                }
+                routed = r.bind(info)?;
+                (&routed[..], "route.points")
+            }
+            None => (&self.vertices[..], "vertices"),
+        };
+        if vertices.len() < 2 {
             return Err(CoreError::TooFew {
-                field: "vertices".into(),
-                found: self.vertices.len(),
+                field: field.into(),
+                found: vertices.len(),
                 min: 2,
             });
         }
@@ -119,13 +148,13 @@ impl Cable {
             Invalid::positive("assembly_length", a, "m")?;
         }
         let mut nodes: Vec<usize> = Vec::new();
-        for (i, v) in self.vertices.iter().enumerate() {
+        for (i, v) in vertices.iter().enumerate() {
             v.validate().map_err(|e| CoreError::Degenerate {
-                field: format!("vertices[{i}]"),
+                field: format!("{field}[{i}]"),
                 problem: e.to_string(),
             })?;
             for &n in &v.nodes {
-                layout.node_dof(n, 0, &format!("vertices[{i}].nodes"))?;
+                layout.node_dof(n, 0, &format!("{field}[{i}].nodes"))?;
             }
             nodes.extend_from_slice(&v.nodes);
         }
@@ -135,8 +164,7 @@ impl Cable {
         for (k, &n) in nodes.iter().enumerate() {
             layout.node_dofs(n, &mut dofs[3 * k..3 * k + 3], "vertices")?;
         }
-        let verts: Vec<Vec<(usize, f64)>> = self
-            .vertices
+        let verts: Vec<Vec<(usize, f64)>> = vertices
             .iter()
             .map(|v| {
                 v.nodes
@@ -165,7 +193,7 @@ impl Cable {
             let scale = s[0].iter().chain(&s[1]).fold(0.0f64, |m, c| m.max(c.abs()));
             if l <= 4.0 * f64::EPSILON * scale {
                 return Err(CoreError::degenerate(
-                    format!("vertices[{j}..={}]", j + 1),
+                    format!("{field}[{j}..={}]", j + 1),
                     format!(
                         "segment {j} has zero length in the initial state: both vertices are at ({:.6}, {:.6}, {:.6}) m",
                         s[0][0], s[0][1], s[0][2]

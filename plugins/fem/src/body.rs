@@ -14,7 +14,9 @@
 //! `"<name>"` (every node), `"<name>.surface"` (the boundary nodes) and
 //! `"<name>.<group>"` for each named Gmsh physical group. It is bound as
 //! `neo_hookean_tets` over those nodes, so it is drawn, differentiated and
-//! reported like any other body.
+//! reported like any other body. Its tetrahedra are the model's body
+//! `name` ([`Layout::volume`](pliant_core::Layout::volume)): a cable routed
+//! through it binds to them.
 
 use crate::mesh::{MeshError, TetMesh};
 use crate::tet::{Material, NeoHookeanTets};
@@ -22,7 +24,6 @@ use pliant_core::{BindInfo, CoreError, Declare, Energy, EnergySpec, Invalid, Res
 use pliant_mesh::GmshMesh;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 fn one() -> f64 {
     1.0
@@ -53,9 +54,6 @@ pub struct TetBody {
     pub density: f64,
     /// Material of the neo-Hookean tetrahedra.
     pub material: Material,
-    /// The tetrahedra over model nodes, set by `declare` for `bind`.
-    #[serde(skip)]
-    placed: Mutex<Option<Vec<[usize; 4]>>>,
 }
 
 impl TetBody {
@@ -70,7 +68,6 @@ impl TetBody {
             offset: [0.0; 3],
             density,
             material,
-            placed: Mutex::new(None),
         }
     }
 
@@ -193,19 +190,11 @@ impl EnergySpec for TetBody {
             d.add_region(&region, shift(&nodes), "mesh")?;
         }
         let tets = mesh.tets.iter().map(|t| t.map(|n| n + first)).collect();
-        *self.placed.lock().unwrap_or_else(|e| e.into_inner()) = Some(tets);
-        Ok(())
+        d.add_volume(&self.name, tets, "name")
     }
 
     fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
-        let tets = self
-            .placed
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-            .ok_or_else(|| {
-                CoreError::inconsistent("mesh", "the body was bound before it declared its nodes")
-            })?;
+        let tets = info.layout.volume(&self.name, "name")?.to_vec();
         NeoHookeanTets::new(tets, self.material.clone()).bind(info)
     }
 

@@ -10,6 +10,7 @@
 use crate::material::{lame, psi, stress};
 use pliant_core::geometry::{CellKind, Drawing};
 use pliant_core::mat3::{det3, inv3};
+use pliant_core::region::Selector;
 use pliant_core::{
     BindInfo, CoreError, Ctx, Element, Elements, Energy, EnergySpec, Invalid, Local, Result,
     Scalar, Stencil,
@@ -172,12 +173,27 @@ fn element_hessian(
 }
 
 /// Compressible neo-Hookean linear tetrahedra (Bern et al. 2019, eq. 1),
-/// scene type `"neo_hookean_tets"`.
+/// scene type `"neo_hookean_tets"`: over the tetrahedra `tets`, or over a
+/// body's tetrahedra chosen by a selector — a second material added where
+/// a platform stiffens the body:
+///
+/// ```json
+/// {"type": "neo_hookean_tets", "body": "foam",
+///  "select": {"region": "foam", "box": {"min": [0.04, 0, 0.04], "max": [0.1, 0.04, 0.05]}},
+///  "material": {"type": "constant", "youngs_modulus": 1e7, "poisson_ratio": 0.3}}
+/// ```
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NeoHookeanTets {
-    /// Node indices of each tetrahedron.
+    /// Node indices of each tetrahedron (or give `body`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tets: Vec<[usize; 4]>,
+    /// A `tet_body` whose tetrahedra these are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// With `body`: only the tetrahedra whose four nodes it selects.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub select: Option<Selector>,
     /// Material.
     pub material: Material,
 }
@@ -185,7 +201,53 @@ pub struct NeoHookeanTets {
 impl NeoHookeanTets {
     /// Tetrahedra over model nodes with a material.
     pub fn new(tets: Vec<[usize; 4]>, material: Material) -> Self {
-        Self { tets, material }
+        Self {
+            tets,
+            body: None,
+            select: None,
+            material,
+        }
+    }
+
+    /// The tetrahedra: `tets`, or those of `body` that `select` selects.
+    fn resolve(&self, info: &BindInfo) -> Result<Vec<[usize; 4]>> {
+        let Some(body) = &self.body else {
+            if self.select.is_some() {
+                return Err(CoreError::inconsistent(
+                    "select",
+                    "selects among a body's tetrahedra: name the `body`",
+                ));
+            }
+            return Ok(self.tets.clone());
+        };
+        if !self.tets.is_empty() {
+            return Err(CoreError::inconsistent(
+                "body",
+                "give the `tets` or a `body`, not both",
+            ));
+        }
+        let all = info.layout.volume(body, "body")?;
+        let Some(sel) = &self.select else {
+            return Ok(all.to_vec());
+        };
+        let mut chosen = vec![false; info.layout.n_nodes()];
+        for n in sel.resolve(info.layout, info.q0, "select")? {
+            chosen[n] = true;
+        }
+        let tets: Vec<[usize; 4]> = all
+            .iter()
+            .filter(|t| t.iter().all(|&n| chosen[n]))
+            .copied()
+            .collect();
+        if tets.is_empty() {
+            return Err(CoreError::degenerate(
+                "select",
+                format!(
+                    "selects nodes of body `{body}` but none of its tetrahedra (all four nodes of a tetrahedron must be selected)"
+                ),
+            ));
+        }
+        Ok(tets)
     }
 }
 
@@ -223,8 +285,9 @@ impl EnergySpec for NeoHookeanTets {
                 )
             }
         };
-        let mut items = Vec::with_capacity(self.tets.len());
-        for (t, nodes) in self.tets.iter().enumerate() {
+        let tets = self.resolve(info)?;
+        let mut items = Vec::with_capacity(tets.len());
+        for (t, nodes) in tets.iter().enumerate() {
             let field = format!("tets[{t}]");
             let mut x = [[0.0; 3]; 4];
             for (a, &n) in nodes.iter().enumerate() {

@@ -86,7 +86,7 @@ impl GaitContext {
             displacement: d,
             heading_change_degrees: turn.to_degrees(),
             heading_change_asked_degrees: setup.heading_change_asked_degrees(),
-            body_lengths_per_minute: dist / setup.robot.length / t * 60.0,
+            body_lengths_per_minute: dist / setup.robot.body_length / t * 60.0,
             objective,
             newton_per_step: tr.newton_iterations.iter().sum::<usize>() as f64 / tr.steps() as f64,
         }

@@ -2,10 +2,11 @@
 //! as a cyclic keyframe gait (cable paper §III-B), the objectives, and the
 //! simulators that roll it out.
 
-use super::{GaitContext, SlackRegularizer, Target, Weights};
+use super::{ActuatorMap, GaitContext, GaitRobot, SlackRegularizer, Target, Weights};
+use crate::Result;
 use crate::robots::Robot;
-use crate::{Result, ScenarioError};
-use pliant_core::{Integrator, Invalid, NewtonSettings, Simulator};
+use pliant_cable::CableEnergy;
+use pliant_core::{Invalid, NewtonSettings, Simulator};
 use pliant_environment::Friction;
 use pliant_optim::{
     CentreOfMass, ComPath, ControlSmoothness, Gait, Heading, Motor, Objective, OptimError, Shooting,
@@ -16,18 +17,14 @@ pub(crate) const MAX_TARGET_SPEED: f64 = 10.0;
 /// Largest target arc radius, m.
 pub(crate) const MAX_TARGET_RADIUS: f64 = 1000.0;
 
-/// A complete gait problem: robot, environment, gait layout, target.
+/// A complete gait problem: the robot's scene, gait layout, target.
 #[derive(Debug, Clone)]
 pub struct GaitSetup {
     /// Name for outputs.
     pub name: String,
-    /// The robot.
-    pub robot: Robot,
-    /// Gravity, m/s² (rotate it for an incline).
-    pub gravity: [f64; 3],
-    /// Ground friction.
-    pub friction: Friction,
-    /// Step, s.
+    /// The robot's scene (body, motors, cables, ground, gravity).
+    pub robot: GaitRobot,
+    /// Step, s (the scene's).
     pub h: f64,
     /// Motors, keyframes, phases, bounds.
     pub gait: Gait,
@@ -37,7 +34,7 @@ pub struct GaitSetup {
     pub weights: Weights,
     /// Steps to settle on the ground (u = 0) before the gait starts.
     pub settle_steps: usize,
-    /// Newton settings of every rollout.
+    /// Newton settings of every rollout (the scene's).
     pub newton: NewtonSettings,
     /// Simulators on which Levenberg–Marquardt rolls out its trials at
     /// `μ, 4μ, …` concurrently (≥ 1; [`Shooting::with_spare_simulators`]).
@@ -54,43 +51,20 @@ pub fn default_trial_simulators() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(2))
 }
 
-/// The paper's layout: h = 0.033 s, 24 preparatory steps, two cycles of 72
-/// steps, four keyframes (§IV); contracted lengths within [−5 mm, 15 mm].
-fn paper_gait(motors: Vec<Motor>) -> Gait {
+/// Steps the paper robots settle on the ground before the gait starts.
+pub const SETTLE_STEPS: usize = 30;
+
+/// The paper's layout: 24 preparatory steps, two cycles of 72 steps, four
+/// keyframes (§IV); keyframe values within `bounds`.
+pub(crate) fn paper_gait(motors: Vec<Motor>, bounds: (f64, f64)) -> Gait {
     Gait {
         motors,
         keyframes: 4,
         prep_steps: 24,
         cycle_steps: 72,
         cycles: 2,
-        bounds: Some((-0.005, 0.015)),
+        bounds: Some(bounds),
     }
-}
-
-fn motors_of(robot: &Robot, mirror: &[(&str, &str)]) -> Result<Vec<Motor>> {
-    let names = robot.motors();
-    let index = |n: &str| {
-        names.iter().position(|m| m == n).ok_or_else(|| {
-            ScenarioError::from(OptimError::Unknown {
-                what: "motor (in a mirror pair)",
-                name: n.into(),
-                known: names.clone(),
-            })
-        })
-    };
-    let mut pairs = Vec::new();
-    for (a, b) in mirror {
-        pairs.push((index(a)?, index(b)?));
-    }
-    Ok(names
-        .iter()
-        .enumerate()
-        .map(|(i, m)| Motor {
-            name: m.clone(),
-            channels: vec![m.clone()],
-            mirror_of: pairs.iter().find(|(a, _)| *a == i).map(|(_, b)| *b),
-        })
-        .collect())
 }
 
 /// Smooth Coulomb friction μ = 0.6 (foam on a table), regularized below
@@ -112,62 +86,90 @@ pub fn table_friction() -> Friction {
     }
 }
 
+/// The Puppy's mirror pairs for bilateral symmetry: each left motor
+/// repeats its right partner.
+pub const PUPPY_MIRROR: [(&str, &str); 4] = [
+    ("rear_left_front", "rear_right_front"),
+    ("rear_left_back", "rear_right_back"),
+    ("front_left_front", "front_right_front"),
+    ("front_left_back", "front_right_back"),
+];
+
+/// Gravity (m/s²) on a slope of `degrees` rising along +x: 9.81 rotated
+/// about y.
+pub fn incline_gravity(degrees: f64) -> [f64; 3] {
+    let a = degrees.to_radians();
+    [-9.81 * a.sin(), 0.0, -9.81 * a.cos()]
+}
+
+/// The cable energies bound in `model` (for the slack regularizer and
+/// post-processing).
+fn cables_of(model: &pliant_core::Model) -> Vec<CableEnergy> {
+    model
+        .energies_of::<CableEnergy>()
+        .into_iter()
+        .cloned()
+        .collect()
+}
+
 impl GaitSetup {
-    /// The Tripod walking straight (Table I: 6.1 body lengths per minute in
-    /// the paper's simulation; the target asks for 8).
-    pub fn tripod_walk() -> Result<Self> {
-        let robot = Robot::tripod()?;
-        let motors = motors_of(&robot, &[])?;
+    /// A gait of the paper's layout (§IV) on `robot` with `actuators`
+    /// (`origin`, the spec, names fields in errors), walking straight at
+    /// `speed` m/s with the default weights — what every spec starts from.
+    pub fn on_scene(
+        name: &str,
+        robot: GaitRobot,
+        actuators: &ActuatorMap,
+        speed: f64,
+        origin: &str,
+    ) -> Result<Self> {
+        let motors = actuators.motors(&robot, origin)?;
+        let bounds = actuators.bounds(origin)?;
         Ok(Self {
-            name: "tripod_walk".into(),
-            gait: paper_gait(motors),
-            target: Target::Straight {
-                speed: 8.0 * robot.length / 60.0,
-            },
+            name: name.into(),
+            gait: paper_gait(motors, bounds),
+            target: Target::Straight { speed },
+            h: robot.dt,
+            newton: robot.newton,
             robot,
-            gravity: [0.0, 0.0, -9.81],
-            friction: table_friction(),
-            h: 0.033,
             weights: Weights::default(),
-            settle_steps: 30,
-            newton: NewtonSettings::fast(),
+            settle_steps: SETTLE_STEPS,
             trial_simulators: default_trial_simulators(),
         })
+    }
+
+    /// The Tripod walking straight (Table I: 6.1 body lengths per minute in
+    /// the paper's simulation; the target asks for 8), on the scene
+    /// [`Robot::gait_scene_text`] generates.
+    pub fn tripod_walk() -> Result<Self> {
+        let robot = Robot::tripod()?;
+        let speed = 8.0 * robot.length / 60.0;
+        let scene = GaitRobot::from_robot(&robot, [0.0, 0.0, -9.81], table_friction())?;
+        Self::on_scene(
+            "tripod_walk",
+            scene,
+            &ActuatorMap::default(),
+            speed,
+            "<tripod>",
+        )
     }
     /// The Puppy walking straight; with `symmetric`, each left motor repeats
     /// its right partner half a period later (16 parameters instead of 32).
     pub fn puppy_walk(symmetric: bool) -> Result<Self> {
         let robot = Robot::puppy()?;
-        let mirror: &[(&str, &str)] = if symmetric {
-            &[
-                ("rear_left_front", "rear_right_front"),
-                ("rear_left_back", "rear_right_back"),
-                ("front_left_front", "front_right_front"),
-                ("front_left_back", "front_right_back"),
-            ]
+        let speed = 10.0 * robot.length / 60.0;
+        let scene = GaitRobot::from_robot(&robot, [0.0, 0.0, -9.81], table_friction())?;
+        let actuators = if symmetric {
+            ActuatorMap::all_with_mirror(&PUPPY_MIRROR)
         } else {
-            &[]
+            ActuatorMap::default()
         };
-        let motors = motors_of(&robot, mirror)?;
-        Ok(Self {
-            name: if symmetric {
-                "puppy_walk".into()
-            } else {
-                "puppy_walk_asymmetric".into()
-            },
-            gait: paper_gait(motors),
-            target: Target::Straight {
-                speed: 10.0 * robot.length / 60.0,
-            },
-            robot,
-            gravity: [0.0, 0.0, -9.81],
-            friction: table_friction(),
-            h: 0.033,
-            weights: Weights::default(),
-            settle_steps: 30,
-            newton: NewtonSettings::fast(),
-            trial_simulators: default_trial_simulators(),
-        })
+        let name = if symmetric {
+            "puppy_walk"
+        } else {
+            "puppy_walk_asymmetric"
+        };
+        Self::on_scene(name, scene, &actuators, speed, "<puppy>")
     }
     /// The Puppy turning right along a quarter circle of 4 cm radius (63 mm of
     /// path) (symmetry off), with the turn's weights
@@ -187,8 +189,7 @@ impl GaitSetup {
     pub fn puppy_incline(degrees: f64) -> Result<Self> {
         let mut s = Self::puppy_walk(true)?;
         s.name = "puppy_incline".into();
-        let a = degrees.to_radians();
-        s.gravity = [-9.81 * a.sin(), 0.0, -9.81 * a.cos()];
+        s.robot.set_gravity(incline_gravity(degrees))?;
         Ok(s)
     }
 
@@ -225,12 +226,10 @@ impl GaitSetup {
     /// of different problems apart.
     pub fn fingerprint(&self) -> u64 {
         let text = format!(
-            "{} {:?} {:?} {:?} {:?} {} {:?} {:?} {:?} {} {:?}",
-            self.robot.name,
-            self.robot.mesh.tets.len(),
-            self.robot.platform,
-            self.gravity,
-            self.friction,
+            "{} {} {:?} {} {:?} {:?} {:?} {} {:?}",
+            self.robot.scene_text(),
+            self.robot.body_length,
+            self.robot.heading,
             self.h,
             self.gait,
             self.target,
@@ -302,10 +301,12 @@ impl GaitSetup {
     /// post-processing needs (a copy of the model, bound cables, targets).
     pub fn problem(&self, z_ref: &[f64]) -> Result<(Shooting, GaitContext)> {
         self.validate_target()?;
-        let (model, cables) = self.robot.actuated(0.001, self.gravity, self.friction)?;
-        let (model_for_objectives, cables_for_post) =
-            self.robot.actuated(0.001, self.gravity, self.friction)?;
-        let mut sim = Simulator::new(model, Integrator::Bdf1, self.h, self.newton)?;
+        let model = self.robot.model()?;
+        let cables = cables_of(&model);
+        let model_for_objectives = self.robot.model()?;
+        let cables_for_post = cables_of(&model_for_objectives);
+        let integrator = self.robot.integrator;
+        let mut sim = Simulator::new(model, integrator, self.h, self.newton)?;
         let p0 = sim.model().params_at(0.0);
         for k in 0..self.settle_steps {
             sim.step_with(&p0, false).map_err(|e| OptimError::Rollout {
@@ -317,7 +318,7 @@ impl GaitSetup {
         let com = CentreOfMass::new(sim.model(), &[0, 1])?;
         let c0 = com.of(&x0);
         let targets = self.targets(&c0);
-        let (rear, front) = self.robot.heading_nodes();
+        let (rear, front) = self.robot.heading_nodes(sim.model())?;
         let heading = Heading::new(sim.model(), [0, 1], &rear, &front, Vec::new(), 1.0)?;
         let theta0 = heading.angle_of(&x0);
         let map = self.gait.control_map(sim.model())?;
@@ -357,8 +358,8 @@ impl GaitSetup {
         }
         let spares = (1..self.trial_simulators.max(1))
             .map(|_| {
-                let (m, _) = self.robot.actuated(0.001, self.gravity, self.friction)?;
-                Ok(Simulator::new(m, Integrator::Bdf1, self.h, self.newton)?)
+                let m = self.robot.model()?;
+                Ok(Simulator::new(m, integrator, self.h, self.newton)?)
             })
             .collect::<Result<Vec<_>>>()?;
         let shooting = Shooting::new(sim, map, objectives)?

@@ -1,29 +1,63 @@
-//! The JSON spec `pliant optimize` reads (robot, target, gait layout,
-//! weights, solver), and the demo's spec.
+//! The JSON spec `pliant optimize` reads (a robot scene and its actuator
+//! map, target, gait layout, weights, solver), and the demo's spec.
+//!
+//! ```json
+//! {"scene": "../robots/tripod.json",
+//!  "actuators": {"motors": ["middle_leg_front", "middle_leg_back"]},
+//!  "target": {"type": "straight", "speed": 0.0187},
+//!  "iterations": 10}
+//! ```
 
-use super::{GaitSetup, Target, Weights};
+use super::{ActuatorMap, GaitRobot, GaitSetup, HeadingRegions, SETTLE_STEPS, Target, Weights};
 use crate::robots::RobotKind;
 use crate::{Result, ScenarioError};
 use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 
 /// A gait optimization as written in a file for `pliant optimize`: which
-/// robot, what it should do, the gait layout, weights and solver. Omitted
-/// fields take the paper's values (§IV).
+/// robot (a scene file, or a paper robot by name), which of its control
+/// channels are motors, what it should do, the gait layout, weights and
+/// solver. Omitted fields take the paper's values (§IV).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OptimizeSpec {
     /// Name for outputs (default: robot and task).
     #[serde(default)]
     pub name: Option<String>,
-    /// `"tripod"` or `"puppy"`.
-    pub robot: RobotKind,
+    /// The robot's scene file, relative to the spec file: a body, its
+    /// actuators as control channels, ground and gravity
+    /// ([`GaitRobot`]). Exactly one of `scene` and `robot`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scene: Option<PathBuf>,
+    /// A paper robot, `"tripod"` or `"puppy"`: shorthand for its generated
+    /// scene (`examples/robots/<robot>.json`) with every cable motor driven.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robot: Option<RobotKind>,
+    /// Which control channels are motors, tendon pairs, mirror pairs and
+    /// bounds (default: every control channel, the paper's bounds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actuators: Option<ActuatorMap>,
+    /// The body's rear and front nodes, for the heading (default: the
+    /// nodes within 5 % of the body length of its rear and front ends).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heading: Option<HeadingRegions>,
+    /// Body length for speeds in body lengths per minute, m (default: the
+    /// scene's extent along x).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_length: Option<f64>,
+    /// Steps the robot settles with its motors at rest before the gait
+    /// starts (default 30).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settle_steps: Option<usize>,
     /// Centre-of-mass target (default: straight at 8 body lengths/min).
     #[serde(default)]
     pub target: Option<Target>,
-    /// Bilateral symmetry (Puppy only).
+    /// Bilateral symmetry of the Puppy (`"robot": "puppy"` only; for a
+    /// scene, name the pairs in `actuators.mirror`).
     #[serde(default)]
     pub symmetric: bool,
-    /// Incline of the ground, degrees (uphill along +x).
+    /// Incline of the ground, degrees (uphill along +x): the scene's
+    /// gravity is rotated about y.
     #[serde(default)]
     pub incline_degrees: f64,
     /// Steps of the preparatory phase (paper: 24).
@@ -50,6 +84,12 @@ pub struct OptimizeSpec {
     /// Initial keyframe values (default [`GaitSetup::default_z0`]).
     #[serde(default)]
     pub z0: Option<Vec<f64>>,
+    /// Where the spec came from (its file), for errors.
+    #[serde(skip)]
+    pub origin: String,
+    /// The spec file's directory: `scene` is relative to it.
+    #[serde(skip)]
+    pub base_dir: Option<PathBuf>,
 }
 
 fn default_prep() -> usize {
@@ -115,25 +155,107 @@ impl OptimizeSpec {
         Ok(())
     }
 
-    /// The gait setup it describes (after [`OptimizeSpec::validate`]).
+    fn err(&self, field: &str, message: &str) -> ScenarioError {
+        ScenarioError::Spec {
+            origin: if self.origin.is_empty() {
+                "optimize spec".into()
+            } else {
+                self.origin.clone()
+            },
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The robot scene of a `scene` spec, read relative to the spec file.
+    fn robot_scene(&self, path: &std::path::Path) -> Result<GaitRobot> {
+        let path = match &self.base_dir {
+            Some(d) if path.is_relative() => d.join(path),
+            _ => path.to_path_buf(),
+        };
+        let text = pliant_core::scene::read_limited(&path)
+            .map_err(|e| self.err("scene", &e.to_string()))?;
+        GaitRobot::from_scene_text(
+            text,
+            &path.display().to_string(),
+            path.parent().map(|p| p.to_path_buf()),
+            self.body_length,
+            self.heading.clone(),
+        )
+    }
+
+    /// The gait setup it describes (after [`OptimizeSpec::validate`]): a
+    /// `robot` is its generated scene with its motors; a `scene` is read and
+    /// built, and its actuator map checked against the scene's channels.
     pub fn setup(&self) -> Result<GaitSetup> {
         self.validate()?;
-        let mut s = match self.robot {
-            RobotKind::Tripod => {
-                if self.symmetric {
-                    return Err(spec_err("symmetric", "the Tripod has no mirrored motors"));
-                }
-                GaitSetup::tripod_walk()?
+        let mut s = match (&self.scene, self.robot) {
+            (Some(_), Some(_)) => {
+                return Err(self.err("robot", "give a `scene` or a `robot`, not both"));
             }
-            RobotKind::Puppy => GaitSetup::puppy_walk(self.symmetric)?,
+            (None, None) => {
+                return Err(self.err(
+                    "scene",
+                    "missing: name the robot's scene file (\"scene\": \"robot.json\") or a paper \
+                     robot (\"robot\": \"tripod\" or \"puppy\")",
+                ));
+            }
+            (None, Some(kind)) => {
+                for (given, field) in [
+                    (self.actuators.is_some(), "actuators"),
+                    (self.heading.is_some(), "heading"),
+                    (self.body_length.is_some(), "body_length"),
+                ] {
+                    if given {
+                        return Err(self.err(
+                            field,
+                            "belongs to a `scene` spec: a paper robot brings its own (write \
+                             \"scene\": \"examples/robots/<robot>.json\" to change it)",
+                        ));
+                    }
+                }
+                match kind {
+                    RobotKind::Tripod => {
+                        if self.symmetric {
+                            return Err(self.err("symmetric", "the Tripod has no mirrored motors"));
+                        }
+                        GaitSetup::tripod_walk()?
+                    }
+                    RobotKind::Puppy => GaitSetup::puppy_walk(self.symmetric)?,
+                }
+            }
+            (Some(path), None) => {
+                if self.symmetric {
+                    return Err(self.err(
+                        "symmetric",
+                        "for a scene, name the mirrored motors in `actuators.mirror`",
+                    ));
+                }
+                let robot = self.robot_scene(path)?;
+                let speed = 8.0 * robot.body_length / 60.0;
+                let name = format!("{}_walk", robot.name);
+                let origin = if self.origin.is_empty() {
+                    "optimize spec"
+                } else {
+                    &self.origin
+                };
+                GaitSetup::on_scene(
+                    &name,
+                    robot,
+                    &self.actuators.clone().unwrap_or_default(),
+                    speed,
+                    origin,
+                )?
+            }
         };
         if let Some(t) = self.target {
             s.target = t;
         }
         if self.incline_degrees != 0.0 {
-            let a = self.incline_degrees.to_radians();
-            s.gravity = [-9.81 * a.sin(), 0.0, -9.81 * a.cos()];
+            s.robot
+                .set_gravity(super::incline_gravity(self.incline_degrees))?;
         }
+        s.settle_steps = self.settle_steps.unwrap_or(SETTLE_STEPS);
         s.gait.prep_steps = self.prep_steps;
         s.gait.cycle_steps = self.cycle_steps;
         s.gait.cycles = self.cycles;
@@ -179,6 +301,15 @@ impl OptimizeSpec {
             field: String::new(),
             message: format!("unexpected text after the spec: {e}"),
         })?;
+        let mut spec = spec;
+        spec.origin = origin.into();
+        Ok(spec)
+    }
+    /// Reads a spec file; a `scene` in it is relative to the file.
+    pub fn from_file(path: &std::path::Path) -> Result<Self> {
+        let text = pliant_core::scene::read_limited(path)?;
+        let mut spec = Self::from_json(&text, &path.display().to_string())?;
+        spec.base_dir = path.parent().map(|p| p.to_path_buf());
         Ok(spec)
     }
 }
@@ -189,7 +320,12 @@ impl OptimizeSpec {
 pub fn demo_spec() -> OptimizeSpec {
     OptimizeSpec {
         name: Some("demo_tripod".into()),
-        robot: RobotKind::Tripod,
+        scene: None,
+        robot: Some(RobotKind::Tripod),
+        actuators: None,
+        heading: None,
+        body_length: None,
+        settle_steps: None,
         target: None,
         symmetric: false,
         incline_degrees: 0.0,
@@ -201,6 +337,8 @@ pub fn demo_spec() -> OptimizeSpec {
         method: MethodName::LevenbergMarquardt,
         iterations: 6,
         z0: None,
+        origin: "demo".into(),
+        base_dir: None,
     }
 }
 
