@@ -31,8 +31,9 @@
 //! `cargo run --release --example argmin_reach [-- --iters N] [--resume] [--out DIR]`
 //!
 //! `--resume` continues from the checkpoint of a run that was killed (a
-//! finished run's checkpoint just reports its result); without it, an old
-//! checkpoint is removed first.
+//! finished run's checkpoint just reports its result; the printed rollout
+//! and time counters restart at the resume); without it, an old checkpoint
+//! is removed first.
 
 #[path = "common/finger.rs"]
 mod finger;

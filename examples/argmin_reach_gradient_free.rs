@@ -102,7 +102,7 @@ impl Recorder {
             gradients: st.gradients,
             seconds: self.start.elapsed().as_secs_f64(),
         };
-        if iter % self.print_every == 0 {
+        if iter.is_multiple_of(self.print_every) {
             println!(
                 "  {} iter {:>4}  best cost {:.6e}  {:>4} rollouts  {:>3} gradients  {:.2} s",
                 self.label, row.iter, row.best, row.rollouts, row.gradients, row.seconds

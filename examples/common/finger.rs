@@ -26,6 +26,11 @@
 //! controls examples: tip at `y = 10 mm`, `z = −8 mm` (the relaxed finger's
 //! tip hangs at about `y = 5.6 mm`, `z = 2.8 mm`) from `t = 0.2 s` to
 //! `t = 0.5 s`.
+//!
+//! **The design task** ([`design_problem`]): Young's modulus on a design
+//! channel, `E = z · 100 kPa` held over the rollout by a [`ControlMap`], the
+//! flexor pulled at a constant 0.3 N, [`TipReach`] on the tip height alone
+//! (target −5 mm).
 
 #![allow(dead_code)]
 
@@ -80,12 +85,14 @@ impl Finger {
 
     /// The model: body of `material` (add design channels it reads to
     /// `design` as `(name, value)`), clamp, gravity, and the two cables,
-    /// each on a control channel named after it (value 0 at `t = 0`).
+    /// each on a control channel named after it holding `cables[c]`
+    /// (m of contraction or N of tension, constant unless optimized).
     pub fn model(
         &self,
         material: Material,
         design: &[(&str, f64)],
         drive: Drive,
+        cables: [f64; 2],
     ) -> anyhow::Result<Model> {
         let mut b = ModelBuilder::new(3)?;
         for (name, value) in design {
@@ -99,8 +106,8 @@ impl Finger {
         // Cable routes: one vertex per voxel along x, from the first voxel's
         // centre to the last's, at (y, z) inside the cross-section.
         let routes = [[1.0 * VOXEL, 0.5 * VOXEL], [1.5 * VOXEL, 1.0 * VOXEL]];
-        for (name, [y, z]) in CABLES.iter().zip(routes) {
-            b.add_param(ParamChannel::control(name, 0.0))?;
+        for ((name, [y, z]), value) in CABLES.iter().zip(routes).zip(cables) {
+            b.add_param(ParamChannel::control(name, value))?;
             let pts: Vec<[f64; 3]> = (0..12).map(|i| [(i as f64 + 0.5) * VOXEL, y, z]).collect();
             let vertices = bind_points_in_tets(&pts, &self.mesh.nodes, &self.mesh.tets, 1e-9)
                 .with_context(|| format!("binding cable {name}"))?;
@@ -123,6 +130,7 @@ impl Finger {
             },
             &[],
             Drive::Length,
+            [0.0; 2],
         )
     }
 
@@ -243,5 +251,45 @@ pub fn reach_problem(finger: &Finger, steps: usize) -> anyhow::Result<Shooting> 
         sigma: 1e-3,
         from_step: REACH_HOLD_FROM.min(1 + 2 * steps / 5),
     };
+    Ok(Shooting::new(sim, map, vec![Box::new(objective)])?)
+}
+
+// The design task of `argmin_design`.
+
+/// Flexor tension, N.
+pub const TENSION: f64 = 0.3;
+/// Target tip height, m.
+pub const TARGET_Z: f64 = -0.005;
+/// `E = z · E_UNIT`, Pa.
+pub const E_UNIT: f64 = 1e5;
+/// Bounds on `z` (50 kPa – 1 MPa).
+pub const Z_BOUNDS: (f64, f64) = (0.5, 10.0);
+/// Starting `z` (300 kPa).
+pub const Z0: f64 = 3.0;
+
+/// The design problem: the finger with `E` and ν on design channels, a
+/// constant flexor tension, and the map `E = z · E_UNIT` over `steps` steps.
+pub fn design_problem(finger: &Finger, steps: usize, from_step: usize) -> anyhow::Result<Shooting> {
+    let material = Material::Channels {
+        youngs_modulus: "E".into(),
+        poisson_ratio: "nu".into(),
+    };
+    let model = finger.model(
+        material,
+        &[("E", Z0 * E_UNIT), ("nu", POISSON)],
+        Drive::Tension,
+        [TENSION, 0.0],
+    )?;
+    let e = model.layout().param("E", "design map")?;
+    // p_k[E] = E_UNIT · z at every step: a design parameter as a ControlMap.
+    let map = ControlMap::new(steps, vec![e], 1, vec![E_UNIT; steps], Some(Z_BOUNDS))?;
+    let objective = TipReach {
+        tip: finger.tip.clone(),
+        axes: vec![2],
+        target: vec![TARGET_Z],
+        sigma: 1e-3,
+        from_step,
+    };
+    let sim = Finger::simulator(model)?;
     Ok(Shooting::new(sim, map, vec![Box::new(objective)])?)
 }
