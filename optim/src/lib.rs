@@ -8,6 +8,16 @@
 //! adapters ([`shooting`]) and optimization runs with progress and
 //! checkpoints ([`mod@optimize`]).
 //!
+//! To write your own optimization script instead of calling [`optimize()`]:
+//! implement [`Objective`], choose a [`ControlMap`] and hand the
+//! [`Shooting`] problem to argmin's `Executor` with any solver, observer and
+//! checkpoint. The root crate's examples `examples/argmin_reach.rs` (your
+//! objective, L-BFGS, a printing/CSV observer, a file checkpoint),
+//! `examples/argmin_reach_gradient_free.rs` (the same task by Nelder–Mead,
+//! to compare) and `examples/argmin_design.rs` (a design parameter, Young's
+//! modulus, with its gradient checked against finite differences) show how;
+//! `docs/guide.md` ("Writing your own optimization script") lists them.
+//!
 //! The engine exposes, at every converged step, the factorized `∂g_k/∂x_k` and
 //! the blocks `∂g_k/∂x_{k−1}`, `∂g_k/∂v_{k−1}`, `∂g_k/∂p_k`
 //! ([`pliant_core::StepDerivatives`]); this crate builds the recurrences on
