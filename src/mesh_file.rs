@@ -103,6 +103,12 @@ pub fn mesh_file(
         triangles: faces,
         reoriented: 0,
     };
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| MeshError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
     g.write_msh22(out)?;
     Ok(MeshReport {
         nodes: mesh.nodes.len(),

@@ -6,11 +6,13 @@
 //!
 //! Our reading of the paper's geometry (it gives lengths and masses, not
 //! drawings): the body's long axis is `x`, up is `z`, 1 cm voxels.
-//! - **Tripod**: 14 cm long, a 14 × 4 × 2 cm body on three 2 × 4 × 3 cm legs
-//!   (at both ends and in the middle). 24 g body, 44 g motor assembly. The
-//!   outer legs are passive; the middle leg has one cable on its front and
-//!   one on its back face, from near its foot up into the body, so that
-//!   pulling either bends it forward or backward and pulling both shortens it.
+//! - **Tripod** ([`TripodGeometry`]; the readings of the paper's words
+//!   are compared in `docs/results.md`): 14 cm long, a 14 × 4 × 2 cm body
+//!   on three 2 × 4 × 3 cm legs (at both ends and in the middle). 24 g body,
+//!   44 g motor assembly. The outer legs are passive; the middle leg has one
+//!   cable pair on its front and one on its back face, from near its foot up
+//!   into the body, so that pulling either bends it forward or backward and
+//!   pulling both shortens it.
 //! - **Puppy**: 13 cm long, a 13 × 8 × 2 cm body on four 2 × 2 × 3 cm corner
 //!   legs. 90 g body, 140 g motor assembly. Every leg carries the middle-leg
 //!   cable layout of the Tripod (front and back), eight cables in all.
@@ -70,12 +72,86 @@ pub struct Platform {
 /// `x0` and `x1` (m) along the body: the top nodes carrying its mass, and
 /// its platform over the top voxel layer beneath, at [`PLATFORM_E`].
 fn motor_assembly(mesh: &TetMesh, top: f64, x0: f64, x1: f64) -> (Vec<usize>, Platform) {
-    let nodes = mesh.nodes_where(|p| p[2] > top - 1e-9 && p[0] > x0 - 1e-9 && p[0] < x1 + 1e-9);
+    motor_assembly_along(mesh, top, x0, x1, Axis::X)
+}
+
+/// A horizontal axis of the body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Axis {
+    X,
+    Y,
+}
+
+impl Axis {
+    fn index(self) -> usize {
+        match self {
+            Axis::X => 0,
+            Axis::Y => 1,
+        }
+    }
+}
+
+/// [`motor_assembly`] between `a0` and `a1` (m) along `axis`.
+fn motor_assembly_along(
+    mesh: &TetMesh,
+    top: f64,
+    a0: f64,
+    a1: f64,
+    axis: Axis,
+) -> (Vec<usize>, Platform) {
+    let i = axis.index();
+    let nodes = mesh.nodes_where(|p| p[2] > top - 1e-9 && p[i] > a0 - 1e-9 && p[i] < a1 + 1e-9);
     let platform = Platform {
-        tets: mesh.tets_where(|c| c[2] > top - H && c[0] > x0 && c[0] < x1),
+        tets: mesh.tets_where(|c| c[2] > top - H && c[i] > a0 && c[i] < a1),
         youngs_modulus: PLATFORM_E,
     };
     (nodes, platform)
+}
+
+/// How the Tripod's description in the paper (§IV-A) is read: "14 cm long
+/// … the outer two legs are unactuated and provide stability. The inner
+/// leg is controlled by two motors, one of which bends it to the left, and
+/// the other of which bends it to the right. When cocontracted, the motors
+/// compress the center leg so that it no longer contacts the ground."
+/// Leg sizes are in 1 cm voxels.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TripodGeometry {
+    /// Left/right is across the direction of travel: the Tripod walks
+    /// sideways, its long axis across its path, and the middle leg bends
+    /// towards and away from the direction of travel (`false`: it walks
+    /// along its long axis and left/right means forward/backward).
+    pub sideways: bool,
+    /// Thickness of each leg along the long axis, voxels (default 2).
+    pub leg_thickness: usize,
+    /// Height of the legs, voxels (default 3).
+    pub leg_height: usize,
+    /// How far the middle leg reaches below the outer legs, voxels
+    /// (default 0): with 1 the body rests on the middle leg and rocks onto
+    /// one outer leg or the other, and a cocontraction sets it down on both.
+    pub middle_reach: usize,
+}
+
+impl TripodGeometry {
+    /// Lengthwise travel, 2 × 4 × 3 cm legs of equal length: the Tripod
+    /// walks along its long axis and "left/right" means forward/backward.
+    pub fn lengthwise() -> Self {
+        Self {
+            sideways: false,
+            leg_thickness: 2,
+            leg_height: 3,
+            middle_reach: 0,
+        }
+    }
+}
+
+impl Default for TripodGeometry {
+    /// The reading `pliant` uses, [`TripodGeometry::lengthwise`]: of the
+    /// readings the study compares (`docs/results.md`,
+    /// `cargo run --release --example tripod_study`), the fastest that
+    /// walks rather than falls over.
+    fn default() -> Self {
+        Self::lengthwise()
+    }
 }
 
 /// A cable route: a polyline of points inside the body (m), from its anchor
@@ -124,17 +200,28 @@ pub(crate) const VOXEL: f64 = H;
 pub const CABLE_STIFFNESS: f64 = 2000.0;
 
 fn leg_cables(name: &str, x0: f64, x1: f64, y: f64, half_spacing: f64) -> Vec<CableRoute> {
-    // Just inside the leg's front (x0) and back (x1) faces, from 0.5 cm above
-    // the foot to 0.5 cm below the top of the body; a parallel pair per side
-    // at y ± half_spacing, driven by one motor.
+    leg_cables_with(name, [x0, x1], y, half_spacing, 3.0 * H)
+}
+
+/// Cables just inside the leg's faces normal to x at `faces[0]` ("front")
+/// and `faces[1]` ("back"), from 0.5 cm above the foot to 0.5 cm below the
+/// top of the body (legs `leg` m high under a 2 cm body); a parallel pair
+/// per side at `y = across ± half_spacing`, one motor per pair.
+fn leg_cables_with(
+    name: &str,
+    faces: [f64; 2],
+    across: f64,
+    half_spacing: f64,
+    leg: f64,
+) -> Vec<CableRoute> {
     let inset = 0.2 * H;
     let mut out = Vec::new();
-    for (side, x) in [("front", x0 + inset), ("back", x1 - inset)] {
-        for (tag, yy) in [("a", y - half_spacing), ("b", y + half_spacing)] {
+    for (side, x) in [("front", faces[0] + inset), ("back", faces[1] - inset)] {
+        for (tag, c) in [("a", across - half_spacing), ("b", across + half_spacing)] {
             out.push(CableRoute {
                 name: format!("{name}_{side}_{tag}"),
                 motor: format!("{name}_{side}"),
-                points: vec![[x, yy, 0.5 * H], [x, yy, 3.0 * H], [x, yy, 4.5 * H]],
+                points: vec![[x, c, 0.5 * H], [x, c, leg], [x, c, leg + 1.5 * H]],
             });
         }
     }
@@ -142,19 +229,86 @@ fn leg_cables(name: &str, x0: f64, x1: f64, y: f64, half_spacing: f64) -> Vec<Ca
 }
 
 impl Robot {
-    /// The Tripod (14 cm, 24 g body, 44 g motors, 2 cables).
+    /// The Tripod (14 cm, 24 g body, 44 g motors, 2 cables), in the
+    /// reading [`TripodGeometry::default`] describes.
     pub fn tripod() -> Result<Self> {
-        let boxes = [
-            ([0, 0, 3], [14, 4, 5]),  // body
-            ([0, 0, 0], [2, 4, 3]),   // rear leg
-            ([6, 0, 0], [8, 4, 3]),   // middle leg (actuated)
-            ([12, 0, 0], [14, 4, 3]), // front leg
-        ];
+        Self::tripod_with(&TripodGeometry::default())
+    }
+
+    /// A Tripod of the given geometry (see [`TripodGeometry`]): the same
+    /// 14 × 4 × 2 cm body, masses and platform; legs, cable sides and
+    /// direction of travel as `g` says. Travel is always along +x: a
+    /// sideways Tripod is built turned by 90° about z, its long axis along y.
+    pub fn tripod_with(g: &TripodGeometry) -> Result<Self> {
+        let (t, hgt) = (g.leg_thickness as i64, g.leg_height as i64);
+        let reach = g.middle_reach as i64;
+        if !(1..=4).contains(&g.leg_thickness)
+            || !(2..=5).contains(&g.leg_height)
+            || g.middle_reach + 2 > g.leg_height
+        {
+            return Err(ScenarioError::Spec {
+                origin: "tripod geometry".into(),
+                field: "leg_thickness, leg_height, middle_reach".into(),
+                message: format!(
+                    "{t}, {hgt} and {reach} voxels: legs are 1–4 voxels thick and 2–5 voxels \
+                     high, and the outer legs at least 2 voxels high"
+                ),
+            });
+        }
+        // Along the long axis (voxels): legs at both ends and centred in the
+        // middle.
+        let mid = 7 - t / 2;
+        let along = [(0, t), (mid, mid + t), (14 - t, 14)];
+        let top = hgt + 2;
+        let (boxes, cables, motors_at) = if g.sideways {
+            // Long axis along y, travel along x: the legs span x (4 cm) and
+            // the middle leg's cables sit on its faces normal to x.
+            let mut boxes = vec![([0, 0, hgt], [4, 14, top])];
+            boxes.extend(
+                along
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(a, b))| ([0, a, if i == 1 { 0 } else { reach }], [4, b, hgt])),
+            );
+            let centre = (mid as f64 + 0.5 * t as f64) * H;
+            let mut cables = leg_cables_with(
+                "middle_leg",
+                [0.0, 4.0 * H],
+                centre,
+                0.25 * t as f64 * H,
+                hgt as f64 * H,
+            );
+            // The leading face (x = 4 cm, towards travel) is the front: its
+            // pair first, so it is motor 0 and leads in the trot seed.
+            for c in &mut cables {
+                let (from, to) = if c.motor.ends_with("_front") {
+                    ("_front", "_back")
+                } else {
+                    ("_back", "_front")
+                };
+                c.motor = c.motor.replace(from, to);
+                c.name = c.name.replace(from, to);
+            }
+            cables.sort_by_key(|c| !c.motor.ends_with("_front"));
+            (boxes, cables, (4.0 * H, 10.0 * H, Axis::Y))
+        } else {
+            let mut boxes = vec![([0, 0, hgt], [14, 4, top])];
+            boxes.extend(
+                along
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(a, b))| ([a, 0, if i == 1 { 0 } else { reach }], [b, 4, hgt])),
+            );
+            let (x0, x1) = (mid as f64 * H, (mid + t) as f64 * H);
+            let cables = leg_cables_with("middle_leg", [x0, x1], 2.0 * H, H, hgt as f64 * H);
+            (boxes, cables, (4.0 * H, 10.0 * H, Axis::X))
+        };
         let mesh = TetMesh::from_voxel_boxes(&boxes, H, [0.0; 3])?;
-        let (motor_nodes, platform) = motor_assembly(&mesh, 5.0 * H, 4.0 * H, 10.0 * H);
+        let (lo, hi, axis) = motors_at;
+        let (motor_nodes, platform) = motor_assembly_along(&mesh, top as f64 * H, lo, hi, axis);
         Ok(Robot {
             name: "tripod",
-            cables: leg_cables("middle_leg", 6.0 * H, 8.0 * H, 2.0 * H, 1.0 * H),
+            cables,
             mesh,
             body_mass: 0.024,
             motor_mass: 0.044,
@@ -194,19 +348,6 @@ impl Robot {
             cables,
             length: 13.0 * H,
         })
-    }
-
-    /// Mesh nodes of the body's rear (`x = 0`) and front (`x = length`) end
-    /// faces above the legs: the axis between their centroids is the
-    /// robot's heading. In the models [`Robot::actuated`] builds, mesh node
-    /// `n` is model node `n` (the body is added first).
-    pub fn heading_nodes(&self) -> (Vec<usize>, Vec<usize>) {
-        let body = 3.0 * H - 1e-9;
-        let rear = self.mesh.nodes_where(|p| p[0] < 1e-9 && p[2] > body);
-        let front = self
-            .mesh
-            .nodes_where(|p| p[0] > self.length - 1e-9 && p[2] > body);
-        (rear, front)
     }
 
     /// Foam density (kg/m³) that gives the stated body mass.

@@ -46,6 +46,10 @@ pub struct GaitSummary {
     /// The change of heading the target asks for, degrees
     /// ([`GaitSetup::heading_change_asked_degrees`]).
     pub heading_change_asked_degrees: f64,
+    /// How much lower the centre of mass is at the end of the cycles than at
+    /// their start, m (a robot that tips over drops; one that walks does
+    /// not).
+    pub com_drop: f64,
     /// Final objective.
     pub objective: f64,
     /// Mean Newton iterations per step of the final rollout.
@@ -81,8 +85,13 @@ impl GaitContext {
         // Wrap to (−180°, 180°].
         let turn =
             (turn + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI;
+        let dim = self.model.layout().dim();
+        let com_drop = CentreOfMass::new(&self.model, &[dim - 1])
+            .map(|h| h.of(&tr.x[k0])[0] - h.of(&tr.x[tr.steps()])[0])
+            .unwrap_or(0.0);
         GaitSummary {
             name: setup.name.clone(),
+            com_drop,
             displacement: d,
             heading_change_degrees: turn.to_degrees(),
             heading_change_asked_degrees: setup.heading_change_asked_degrees(),

@@ -256,11 +256,17 @@ impl Robot {
         Ok(to_pretty_json(&scene_json(&model, &settings)?) + "\n")
     }
 
-    /// The rear and front of the body above the legs (as
-    /// [`Robot::heading_nodes`]) as selectors on the robot lifted by `lift` m.
+    /// The end faces of the body above the legs (its 2 cm top slab), at the
+    /// smallest and largest x, as selectors on the robot lifted by `lift` m.
     pub fn heading_regions(&self, lift: f64) -> HeadingRegions {
         let (eps, top) = (1e-6, 1.0);
-        let z = 3.0 * H + lift - eps;
+        let extent = |a: usize| {
+            self.mesh
+                .nodes
+                .iter()
+                .fold(f64::NEG_INFINITY, |m, p| m.max(p[a]))
+        };
+        let (front_x, z) = (extent(0), extent(2) - 2.0 * H + lift - eps);
         HeadingRegions {
             rear: Selector {
                 aabb: Some(BoxSelector {
@@ -271,7 +277,7 @@ impl Robot {
             },
             front: Selector {
                 aabb: Some(BoxSelector {
-                    min: vec![self.length - eps, -top, z],
+                    min: vec![front_x - eps, -top, z],
                     max: vec![top, top, top],
                 }),
                 ..Default::default()
