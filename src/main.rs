@@ -81,7 +81,8 @@ enum Command {
     },
     /// Mesh a body: fill a closed STL/OBJ surface with tetrahedra from
     /// voxels, or convert a Gmsh/TetGen mesh; writes Gmsh MSH 2.2 with the
-    /// physical groups `body` and `surface`.
+    /// physical groups `body` and `surface` (and a `.msh` input's own named
+    /// groups).
     Mesh {
         /// Input: `.stl`, `.obj` (closed surfaces), `.msh`, `.node`/`.ele`.
         input: PathBuf,
@@ -448,10 +449,16 @@ fn run_cli() -> Result<()> {
                     r.volume
                 );
             }
+            let carried: String = r.carried.iter().map(|n| format!(", `{n}`")).collect();
             println!(
-                "wrote {} (groups `body`: the tetrahedra, `surface`: {} boundary triangles)",
+                "wrote {} (groups `body`: the tetrahedra, `surface`: {} boundary triangles{})",
                 out.display(),
-                r.boundary
+                r.boundary,
+                if carried.is_empty() {
+                    String::new()
+                } else {
+                    format!("; from the input{carried}")
+                }
             );
         }
         Command::Energies { plugins } => {

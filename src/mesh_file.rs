@@ -2,8 +2,10 @@
 //! voxelized) or a volume mesh (Gmsh `.msh`, TetGen `.node`/`.ele`),
 //! written as Gmsh MSH 2.2 with the physical groups `body` (every
 //! tetrahedron) and `surface` (the boundary triangles), which scenes
-//! (`tet_body`) and Gmsh read. A `.msh` input's own physical groups are
-//! not carried over (only `body` and `surface` are written).
+//! (`tet_body`) and Gmsh read. A `.msh` input's own named physical groups
+//! are carried over: volume groups with their tetrahedra, the others as
+//! the point sets of their nodes (their own triangles and lines are not
+//! written; a scene uses a group's nodes).
 
 use pliant_fem::{MeshError, TetMesh};
 use pliant_mesh::{GmshMesh, PhysicalGroup, boundary_faces};
@@ -25,6 +27,8 @@ pub struct MeshReport {
     pub surface: Option<(f64, usize)>,
     /// Wall time of reading and meshing (not writing), s.
     pub seconds: f64,
+    /// Named groups of a `.msh` input carried over.
+    pub carried: Vec<String>,
 }
 
 /// Meshes `input` and writes `out` (MSH 2.2). Surfaces need `voxel`, the
@@ -52,6 +56,7 @@ pub fn mesh_file(
             "--scale {scale}: expected a positive factor"
         )));
     }
+    let mut carried: Vec<PhysicalGroup> = Vec::new();
     let (mut mesh, surface) = match ext.as_str() {
         "stl" | "obj" => {
             let h = voxel.ok_or_else(|| {
@@ -60,7 +65,37 @@ pub fn mesh_file(
             let b = TetMesh::read_surface(input, scale, h)?;
             (b.mesh, Some((b.surface_volume, b.triangles)))
         }
-        "msh" => (TetMesh::read_gmsh(input)?, None),
+        "msh" => {
+            let g = GmshMesh::read(input)?;
+            if g.tets.is_empty() {
+                return Err(parse(
+                    "no 4-node tetrahedra (Gmsh element type 4) in the file".into(),
+                ));
+            }
+            // The body keeps the tetrahedra in order and renumbers the
+            // nodes of tetrahedra only.
+            let map = g.body_node_map();
+            for grp in g
+                .groups
+                .iter()
+                .filter(|grp| !grp.name.is_empty() && grp.name != "body" && grp.name != "surface")
+            {
+                let nodes: Vec<usize> = grp.nodes.iter().filter_map(|&n| map[n]).collect();
+                if nodes.is_empty() {
+                    continue;
+                }
+                let volume = grp.dim == 3 && !grp.tets.is_empty();
+                carried.push(PhysicalGroup {
+                    dim: if volume { 3 } else { 0 },
+                    tag: 3 + carried.len() as i32,
+                    name: grp.name.clone(),
+                    nodes,
+                    tets: if volume { grp.tets.clone() } else { Vec::new() },
+                    triangles: Vec::new(),
+                });
+            }
+            (TetMesh::from_gmsh(&g)?, None)
+        }
         "node" | "ele" => (TetMesh::read_tetgen(&input.with_extension(""))?, None),
         _ => {
             return Err(parse(
@@ -79,25 +114,28 @@ pub fn mesh_file(
     let mut on_boundary: Vec<usize> = faces.iter().flatten().copied().collect();
     on_boundary.sort_unstable();
     on_boundary.dedup();
+    let carried_names: Vec<String> = carried.iter().map(|g| g.name.clone()).collect();
+    let mut groups = vec![
+        PhysicalGroup {
+            dim: 2,
+            tag: 2,
+            name: "surface".into(),
+            nodes: on_boundary,
+            tets: Vec::new(),
+            triangles: (0..faces.len()).collect(),
+        },
+        PhysicalGroup {
+            dim: 3,
+            tag: 1,
+            name: "body".into(),
+            nodes: (0..mesh.nodes.len()).collect(),
+            tets: (0..mesh.tets.len()).collect(),
+            triangles: Vec::new(),
+        },
+    ];
+    groups.extend(carried);
     let g = GmshMesh {
-        groups: vec![
-            PhysicalGroup {
-                dim: 2,
-                tag: 2,
-                name: "surface".into(),
-                nodes: on_boundary,
-                tets: Vec::new(),
-                triangles: (0..faces.len()).collect(),
-            },
-            PhysicalGroup {
-                dim: 3,
-                tag: 1,
-                name: "body".into(),
-                nodes: (0..mesh.nodes.len()).collect(),
-                tets: (0..mesh.tets.len()).collect(),
-                triangles: Vec::new(),
-            },
-        ],
+        groups,
         nodes: mesh.nodes.clone(),
         tets: mesh.tets.clone(),
         triangles: faces,
@@ -114,6 +152,7 @@ pub fn mesh_file(
         nodes: mesh.nodes.len(),
         tets: mesh.tets.len(),
         boundary: g.triangles.len(),
+        carried: carried_names,
         volume: mesh.volume(),
         surface,
         seconds,

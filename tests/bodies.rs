@@ -348,3 +348,59 @@ fn a_platform_stiffens_the_tetrahedra_its_selector_picks() {
     assert!(e.contains("select") && e.contains("tetrahedra"), "{e}");
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn ground_contact_on_a_selected_region_holds_the_body_like_contact_on_every_node() {
+    let d = dir("ground-select");
+    std::fs::copy(box_msh(), d.join("box.msh")).unwrap();
+    let with = |select: &str| {
+        scene("box.msh", "")
+            .replace(
+                r#""integrator": "static", "dt": 1, "steps": 1"#,
+                r#""integrator": "bdf1", "dt": 0.01, "steps": 5"#,
+            )
+            .replace(
+                r#"{"type": "gravity", "g": [0, 0, -9.81]}"#,
+                &format!(
+                    r#"{{"type": "gravity", "g": [0, 0, -9.81]}},
+    {{"type": "ground", "point": [0, 0, -0.0001], "normal": [0, 0, 1], {select}
+      "contact": {{"law": "quadratic", "stiffness": 1000, "smoothing": 0.0001}}}}"#
+                ),
+            )
+    };
+    let run = |text: &str| {
+        let mut r = build(text, &d).unwrap();
+        for _ in 0..5 {
+            r.simulator.step().unwrap();
+        }
+        r.simulator.q().to_vec()
+    };
+    let all = run(&with(""));
+    let surface = run(&with(r#""select": {"region": "box.surface"},"#));
+    // The box's interior nodes are a centimetre above the ground: leaving
+    // them out changes nothing.
+    let worst = all
+        .iter()
+        .zip(&surface)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0f64, f64::max);
+    assert!(worst < 1e-12, "{worst} m");
+    // The body sank into the ground by its weight, not through it.
+    let lowest = (0..all.len() / 3)
+        .map(|n| all[3 * n + 2])
+        .fold(f64::INFINITY, f64::min);
+    assert!(lowest > -0.002 && lowest < 0.0, "{lowest} m");
+    for (select, needle) in [
+        (
+            r#""select": {"region": "box.surface"}, "nodes": [1],"#,
+            "not both",
+        ),
+        (r#""select": {"region": "box.feet"},"#, "box.feet"),
+    ] {
+        match build(&with(select), &d) {
+            Err(e) => assert!(e.to_string().contains(needle), "{e}"),
+            Ok(_) => panic!("{select} was accepted"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

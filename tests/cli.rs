@@ -591,6 +591,38 @@ fn mesh_fills_a_surface_and_writes_groups_gmsh_reads() {
         "{}",
         body_mesh.volume()
     );
+    // A Gmsh input keeps its named groups: the box's `bottom` and `top`
+    // faces (as point sets) and its `body` volume.
+    let boxed = dir.join("box_out.msh");
+    let out = pliant()
+        .arg("mesh")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/plugins/fem/tests/data/box_v22_ascii.msh"
+        ))
+        .arg("--out")
+        .arg(&boxed)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && said.contains("`bottom`"), "{said}");
+    let g = pliant::fem::GmshMesh::read(&boxed).unwrap();
+    let original = pliant::fem::GmshMesh::read(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/plugins/fem/tests/data/box_v22_ascii.msh"
+    )))
+    .unwrap();
+    for name in ["bottom", "top"] {
+        let (a, b) = (g.group(name).unwrap(), original.group(name).unwrap());
+        assert_eq!(a.nodes.len(), b.nodes.len(), "{name}");
+        // The same positions.
+        let pos = |m: &pliant::fem::GmshMesh, n: &[usize]| {
+            let mut v: Vec<[u64; 3]> = n.iter().map(|&i| m.nodes[i].map(f64::to_bits)).collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(pos(&g, &a.nodes), pos(&original, &b.nodes), "{name}");
+    }
     // A surface without --voxel, and an open one: errors naming the file.
     let e = mesh(false);
     let err = String::from_utf8_lossy(&e.stderr);

@@ -37,6 +37,7 @@ use pliant_core::penalty::{
     coulomb_potential, coulomb_potential_d, log_exp, log_exp_d, one_sided_quadratic,
     one_sided_quadratic_d, ramp_integral, ramp_integral_d, softplus,
 };
+use pliant_core::region::Selector;
 use pliant_core::vec3::{dot, dot_f, load, norm, sub, tangential};
 use pliant_core::{
     BindInfo, CoreError, Ctx, Element, Elements, Energy, EnergySpec, Invalid, Local, Result,
@@ -396,9 +397,13 @@ pub struct Ground {
     /// Friction model, if any.
     #[serde(default)]
     pub friction: Option<Friction>,
-    /// Contact nodes (default: all).
+    /// Contact nodes (default: all, or those `select` chooses).
     #[serde(default)]
     pub nodes: Option<Vec<usize>>,
+    /// The contact nodes as a selection (a body's `"<name>.surface"`
+    /// region, say) instead of `nodes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub select: Option<Selector>,
     /// Per contact node, the node pair `[a, b]` whose direction `x_b − x_a` is the body axis.
     #[serde(default)]
     pub axes: Option<Vec<[usize; 2]>>,
@@ -418,6 +423,7 @@ impl Ground {
             contact,
             friction,
             nodes: None,
+            select: None,
             axes: None,
         }
     }
@@ -527,10 +533,17 @@ impl EnergySpec for Ground {
             point: n.map(|v| v * c0),
             normal: n,
         });
-        let nodes: Vec<usize> = self
-            .nodes
-            .clone()
-            .unwrap_or_else(|| (0..info.layout.n_nodes()).collect());
+        let nodes: Vec<usize> = match (&self.nodes, &self.select) {
+            (Some(_), Some(_)) => {
+                return Err(CoreError::inconsistent(
+                    "select",
+                    "give the contact `nodes` or a `select`ion, not both",
+                ));
+            }
+            (Some(list), None) => list.clone(),
+            (None, Some(sel)) => sel.resolve(info.layout, info.q0, "select")?,
+            (None, None) => (0..info.layout.n_nodes()).collect(),
+        };
         let Some(axes) = &self.axes else {
             let items = nodes.iter().map(|&node| GroundEl::<3> {
                 nodes: [node; 3],
