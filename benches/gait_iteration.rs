@@ -98,7 +98,7 @@ fn main() {
     let steps = setup.steps();
     println!(
         "puppy: {} nodes, {} DOFs, {} steps, {} parameters; {:.2} Newton iterations per step",
-        setup.robot.n_nodes,
+        setup.robot.n_nodes(),
         ctx.model.n_dofs(),
         steps,
         map.nz(),

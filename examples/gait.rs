@@ -49,7 +49,7 @@ fn run(setup: &GaitSetup, z0: &[f64], iters: u64, out: &Path) -> anyhow::Result<
     println!(
         "{}: {} nodes, {} motors, {} parameters, {} steps of {} s",
         setup.name,
-        setup.robot.n_nodes,
+        setup.robot.n_nodes(),
         setup.gait.motors.len(),
         setup.gait.nz(),
         setup.steps(),

@@ -182,7 +182,9 @@ fn main() -> anyhow::Result<()> {
             // centre of mass that ends more than 1 cm lower than it started
             // marks the run as fallen, not walking.
             let fell = |r: &pliant::gait::GaitRun| {
-                r.summary.heading_change_degrees.abs() > 30.0 || r.summary.com_drop > 0.01
+                r.summary.heading_change_degrees.abs() > 30.0
+                    || r.summary.com_drop.is_nan()
+                    || r.summary.com_drop > 0.01
             };
             let verdict = |r: &pliant::gait::GaitRun| if fell(r) { "fell" } else { "walks" };
             println!(

@@ -231,7 +231,7 @@ fn optimize_and_report(
         "{}: {} ({} nodes), {} motors, {} parameters, {} steps of {} s, {} ({} iterations at most)",
         setup.name,
         setup.robot.name,
-        setup.robot.n_nodes,
+        setup.robot.n_nodes(),
         setup.gait.motors.len(),
         setup.gait.nz(),
         setup.steps(),

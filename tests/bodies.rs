@@ -290,6 +290,10 @@ fn bad_cable_routes_are_errors_naming_the_field() {
             r#"{"body": "box", "points": [[0.01, 0.005, 0.005]]}"#,
             &["route.points", "2"],
         ),
+        (
+            r#"{"body": "box", "points": [[0.01, 0.005], [0.019, 0.005, 0.002]]}"#,
+            &["route.points[0]", "[x, y, z]"],
+        ),
     ] {
         let e = err(route);
         for n in needles {
@@ -400,6 +404,46 @@ fn ground_contact_on_a_selected_region_holds_the_body_like_contact_on_every_node
         match build(&with(select), &d) {
             Err(e) => assert!(e.to_string().contains(needle), "{e}"),
             Ok(_) => panic!("{select} was accepted"),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn cables_and_tetrahedra_given_two_ways_or_none_are_errors() {
+    let d = dir("two-ways");
+    std::fs::copy(box_msh(), d.join("box.msh")).unwrap();
+    let both = routed(
+        r#"{"body": "box", "points": [[0.01, 0.005, 0.005], [0.019, 0.005, 0.002]]}, "vertices": [{"nodes": [1], "weights": [1.0]}, {"nodes": [2], "weights": [1.0]}]"#,
+    );
+    let tets = |fields: &str| {
+        scene("box.msh", "").replace(
+            r#"{"type": "gravity""#,
+            &format!(
+                r#"{{"type": "neo_hookean_tets", {fields}
+      "material": {{"type": "constant", "youngs_modulus": 1e7, "poisson_ratio": 0.3}}}},
+    {{"type": "gravity""#
+            ),
+        )
+    };
+    for (text, needle) in [
+        (both, "not both"),
+        (
+            tets(r#""body": "box", "tets": [[1, 2, 3, 4]],"#),
+            "not both",
+        ),
+        (tets(r#""select": {"region": "box"},"#), "name the `body`"),
+        (tets(""), "give the `tets` or a `body`"),
+        (
+            routed(
+                r#"{"body": "box", "tolerance": 5, "points": [[0.01, 0.005, 0.005], [0.019, 0.005, 0.002]]}"#,
+            ),
+            "route.tolerance",
+        ),
+    ] {
+        match build(&text, &d) {
+            Err(e) => assert!(e.to_string().contains(needle), "`{e}` lacks `{needle}`"),
+            Ok(_) => panic!("accepted: {text}"),
         }
     }
     let _ = std::fs::remove_dir_all(&d);

@@ -203,6 +203,14 @@ pub enum CoreError {
         /// The bodies that do exist.
         known: Vec<String>,
     },
+    /// Two tetrahedral bodies have the same name.
+    #[error("`{field}`: two bodies are named `{name}`")]
+    DuplicateBody {
+        /// Where the second one is.
+        field: String,
+        /// The name.
+        name: String,
+    },
     /// A region is defined twice.
     #[error("`{field}`: region `{name}` is defined twice")]
     DuplicateRegion {

@@ -198,7 +198,7 @@ impl Layout {
             });
         }
         if self.volumes.contains_key(name) {
-            return Err(CoreError::DuplicateRegion {
+            return Err(CoreError::DuplicateBody {
                 field: context.to_string(),
                 name: name.to_string(),
             });

@@ -255,8 +255,9 @@ impl Robot {
                 ),
             });
         }
-        // Along the long axis (voxels): legs at both ends and centred in the
-        // middle.
+        // Along the long axis (voxels): legs at both ends and in the middle
+        // (centred for an even thickness; an odd one sits half a voxel
+        // towards the front, the mesh being whole voxels).
         let mid = 7 - t / 2;
         let along = [(0, t), (mid, mid + t), (14 - t, 14)];
         let top = hgt + 2;

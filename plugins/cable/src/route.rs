@@ -16,7 +16,10 @@ use serde::{Deserialize, Serialize};
 
 /// One point of a route.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "a point [x, y, z] (m) or a selector such as {\"region\": \"foot\"}"
+)]
 pub enum RoutePoint {
     /// A point in the initial configuration, m.
     At([f64; 3]),
@@ -34,8 +37,8 @@ pub struct CableRoute {
     /// The points, in order along the cable (at least two).
     pub points: Vec<RoutePoint>,
     /// How far outside a tetrahedron, in barycentric coordinates, a point
-    /// may lie and still bind to it (default 1e-9): points on the surface
-    /// bind to the face they lie on.
+    /// may lie and still bind to it (default 1e-9, at most 0.1): points on
+    /// the surface bind to the face they lie on.
     #[serde(default = "default_tol")]
     pub tolerance: f64,
 }
@@ -72,6 +75,12 @@ impl CableRoute {
     /// containing tetrahedron's nodes, model node indices).
     pub fn bind(&self, info: &BindInfo) -> Result<Vec<CableVertex>> {
         let layout = info.layout;
+        pliant_core::Invalid::check(
+            self.tolerance.is_finite() && (0.0..=0.1).contains(&self.tolerance),
+            "route.tolerance",
+            self.tolerance,
+            "a barycentric tolerance in [0, 0.1]",
+        )?;
         let tets = layout.volume(&self.body, "route.body")?;
         let points = self.positions(info)?;
         // Node positions of the whole model (bind_points_in_tets indexes

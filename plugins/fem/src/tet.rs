@@ -218,6 +218,12 @@ impl NeoHookeanTets {
                     "selects among a body's tetrahedra: name the `body`",
                 ));
             }
+            if self.tets.is_empty() {
+                return Err(CoreError::inconsistent(
+                    "tets",
+                    "no tetrahedra: give the `tets` or a `body`",
+                ));
+            }
             return Ok(self.tets.clone());
         };
         if !self.tets.is_empty() {
@@ -288,7 +294,10 @@ impl EnergySpec for NeoHookeanTets {
         let tets = self.resolve(info)?;
         let mut items = Vec::with_capacity(tets.len());
         for (t, nodes) in tets.iter().enumerate() {
-            let field = format!("tets[{t}]");
+            let field = match &self.body {
+                Some(b) => format!("body `{b}` tetrahedron {t} (nodes {nodes:?})"),
+                None => format!("tets[{t}]"),
+            };
             let mut x = [[0.0; 3]; 4];
             for (a, &n) in nodes.iter().enumerate() {
                 x[a] = info.node_position(n, &field)?;

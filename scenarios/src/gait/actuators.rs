@@ -18,7 +18,11 @@ use serde::{Deserialize, Serialize};
 /// One motor of an actuator map: a control channel's name (the motor is
 /// named after it), or a name and the channels it drives with one signal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    deny_unknown_fields,
+    expecting = "a control channel's name or {\"name\": …, \"channels\": [...]}"
+)]
 pub enum MotorSpec {
     /// A motor driving one channel of the same name.
     Channel(String),
@@ -67,7 +71,7 @@ pub struct ActuatorMap {
 }
 
 /// The paper's bounds on contracted cable length, m (§IV).
-pub const PAPER_BOUNDS: (f64, f64) = (-0.005, 0.015);
+pub(crate) const PAPER_BOUNDS: (f64, f64) = (-0.005, 0.015);
 
 impl ActuatorMap {
     /// Every control channel a motor, `mirror` pairs by name.
@@ -104,7 +108,7 @@ impl ActuatorMap {
         let specs: Vec<MotorSpec> = match &self.motors {
             Some(m) => m.clone(),
             None => robot
-                .controls
+                .controls()
                 .iter()
                 .map(|c| MotorSpec::Channel(c.clone()))
                 .collect(),
@@ -143,14 +147,14 @@ impl ActuatorMap {
                     MotorSpec::Channel(_) => format!("actuators.motors[{i}]"),
                     MotorSpec::Group { .. } => format!("actuators.motors[{i}].channels[{j}]"),
                 };
-                let Some(known) = robot.controls.iter().find(|k| *k == c) else {
+                let Some(known) = robot.controls().iter().find(|k| *k == c) else {
                     return Err(err(
                         origin,
                         &field,
                         format!(
                             "`{c}` is not a control channel of the scene {}; its control channels: {}",
                             robot.name,
-                            robot.controls.join(", ")
+                            robot.controls().join(", ")
                         ),
                     ));
                 };
@@ -187,6 +191,19 @@ impl ActuatorMap {
                 ));
             }
             pairs.push((ia, ib));
+        }
+        // A partner's keyframes are the optimized ones: it mirrors no one.
+        for (i, (_, b)) in self.mirror.iter().enumerate() {
+            let ib = names.iter().position(|m| m == b).unwrap_or(usize::MAX);
+            if pairs.iter().any(|&(x, _)| x == ib) {
+                return Err(err(
+                    origin,
+                    &format!("actuators.mirror[{i}][1]"),
+                    format!(
+                        "`{b}` is a partner and itself mirrors another motor: mirror pairs do not chain"
+                    ),
+                ));
+            }
         }
         Ok(specs
             .iter()

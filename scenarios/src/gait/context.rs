@@ -46,9 +46,9 @@ pub struct GaitSummary {
     /// The change of heading the target asks for, degrees
     /// ([`GaitSetup::heading_change_asked_degrees`]).
     pub heading_change_asked_degrees: f64,
-    /// How much lower the centre of mass is at the end of the cycles than at
-    /// their start, m (a robot that tips over drops; one that walks does
-    /// not).
+    /// How much lower the centre of mass is at the end of the rollout than
+    /// in the settled state it starts from, m (a robot that tips over drops;
+    /// one that walks does not; NaN if it cannot be computed).
     pub com_drop: f64,
     /// Final objective.
     pub objective: f64,
@@ -87,8 +87,8 @@ impl GaitContext {
             (turn + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI;
         let dim = self.model.layout().dim();
         let com_drop = CentreOfMass::new(&self.model, &[dim - 1])
-            .map(|h| h.of(&tr.x[k0])[0] - h.of(&tr.x[tr.steps()])[0])
-            .unwrap_or(0.0);
+            .map(|h| h.of(&tr.x[0])[0] - h.of(&tr.x[tr.steps()])[0])
+            .unwrap_or(f64::NAN);
         GaitSummary {
             name: setup.name.clone(),
             com_drop,

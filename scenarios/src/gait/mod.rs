@@ -15,15 +15,13 @@ mod slack;
 mod spec;
 mod target;
 
-pub use actuators::{ActuatorMap, MotorSpec, PAPER_BOUNDS};
+pub use actuators::{ActuatorMap, MotorSpec};
 pub use context::{GaitContext, GaitSummary};
 pub use output::write_gait;
 pub use robot_scene::{GaitRobot, HeadingRegions, paper_gait_scene_text};
 pub use run::{Checkpoints, GaitRun, optimize_gait};
-pub use setup::{
-    GaitSetup, PUPPY_MIRROR, SETTLE_STEPS, default_trial_simulators, incline_gravity,
-    table_friction,
-};
+pub(crate) use setup::SETTLE_STEPS;
+pub use setup::{GaitSetup, default_trial_simulators, table_friction};
 pub use slack::{SlackRegularizer, remove_slack};
 pub use spec::{MethodName, OptimizeSpec, demo_spec};
 pub use target::{Target, Weights};

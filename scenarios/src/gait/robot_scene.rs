@@ -35,25 +35,30 @@ pub struct GaitRobot {
     scene: String,
     /// The scene file (or `<robot>` for a generated one), for errors.
     origin: String,
+    /// The spec that gave the body length and heading, for errors.
+    spec_origin: String,
+    /// A hash of the built model's rest positions and masses: a mesh file
+    /// the scene reads changes it, so checkpoints of another body are not
+    /// resumed.
+    model_hash: u64,
     /// The scene file's directory (mesh and plugin paths are relative to it).
     base_dir: Option<PathBuf>,
-    /// Body length along the direction of travel (x), m: speeds are reported
-    /// in body lengths per minute.
+    /// Body length, m: speeds are reported in body lengths per minute.
     pub body_length: f64,
     /// The body's rear and front.
     pub heading: HeadingRegions,
-    /// Time integrator of the scene.
-    pub integrator: Integrator,
-    /// Step of the scene, s.
-    pub dt: f64,
-    /// Newton settings of the scene.
-    pub newton: NewtonSettings,
+    /// Time integrator of the scene (what rollouts use).
+    pub(crate) integrator: Integrator,
+    /// Step of the scene, s (the setup's `h` starts from it).
+    pub(crate) dt: f64,
+    /// Newton settings of the scene (the setup's `newton` starts from them).
+    pub(crate) newton: NewtonSettings,
     /// The scene's control channels, in order.
-    pub controls: Vec<String>,
+    controls: Vec<String>,
     /// Nodes of the built model.
-    pub n_nodes: usize,
+    n_nodes: usize,
     /// DOFs of the built model.
-    pub n_dofs: usize,
+    n_dofs: usize,
 }
 
 /// Lift of the paper robots' generated scenes above the ground, m (they
@@ -64,14 +69,18 @@ impl GaitRobot {
     /// The scene `text` (JSON; `origin` names it in errors, `base_dir` is
     /// where its relative paths start). Builds the model once to check it
     /// and to read its controls. Without `body_length` the body's extent
-    /// along x is used; without `heading`, the nodes within 5 % of that
-    /// length of the rearmost and of the frontmost node.
+    /// along x is used; without `heading`, the nodes within 5 % of the
+    /// extent along x of the rearmost and of the frontmost node. The
+    /// heading's rear and front must lie apart horizontally (by a tenth of
+    /// the body length). `spec` (the spec file that gave `body_length` and
+    /// `heading`) names those fields in errors.
     pub fn from_scene_text(
         text: String,
         origin: &str,
         base_dir: Option<PathBuf>,
         body_length: Option<f64>,
         heading: Option<HeadingRegions>,
+        spec: &str,
     ) -> Result<Self> {
         let scene = parse(&text, origin, &base_dir)?;
         let name = scene.name.clone().unwrap_or_else(|| {
@@ -85,7 +94,7 @@ impl GaitRobot {
         let body_length = body_length.unwrap_or(hi - lo);
         if !(body_length.is_finite() && body_length > 0.0) {
             return Err(ScenarioError::Spec {
-                origin: origin.into(),
+                origin: spec.into(),
                 field: "body_length".into(),
                 message: format!("{body_length} m: a body length must be positive"),
             });
@@ -110,9 +119,17 @@ impl GaitRobot {
             .filter(|c| c.kind == ParamKind::Control)
             .map(|c| c.name.clone())
             .collect();
+        let model_hash = [model.q0(), model.mass()]
+            .iter()
+            .flat_map(|v| v.iter())
+            .fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
+                (h ^ x.to_bits()).wrapping_mul(0x0000_0100_0000_01b3)
+            });
         let robot = Self {
             name,
             origin: origin.into(),
+            spec_origin: spec.into(),
+            model_hash,
             base_dir,
             body_length,
             heading,
@@ -124,8 +141,48 @@ impl GaitRobot {
             n_dofs: model.n_dofs(),
             scene: text,
         };
-        robot.heading_nodes(&model)?;
+        let (rear, front) = robot.heading_nodes(&model)?;
+        let centroid = |nodes: &[usize]| -> Result<[f64; 2]> {
+            let mut c = [0.0; 2];
+            for &n in nodes {
+                for (a, ca) in c.iter_mut().enumerate() {
+                    *ca +=
+                        model.q0()[model.layout().node_dof(n, a, "heading")?] / nodes.len() as f64;
+                }
+            }
+            Ok(c)
+        };
+        let (r, f) = (centroid(&rear)?, centroid(&front)?);
+        let apart = (f[0] - r[0]).hypot(f[1] - r[1]);
+        if apart.is_nan() || apart <= 0.1 * body_length {
+            return Err(ScenarioError::Spec {
+                origin: spec.into(),
+                field: "heading".into(),
+                message: format!(
+                    "the rear and front centroids are {apart:.3e} m apart horizontally: \
+                     the heading needs them at least a tenth of the body length \
+                     ({body_length} m) apart"
+                ),
+            });
+        }
         Ok(robot)
+    }
+
+    /// The scene's control channels, in order.
+    pub fn controls(&self) -> &[String] {
+        &self.controls
+    }
+    /// Nodes of the model.
+    pub fn n_nodes(&self) -> usize {
+        self.n_nodes
+    }
+    /// DOFs of the model.
+    pub fn n_dofs(&self) -> usize {
+        self.n_dofs
+    }
+    /// A hash of the built model (rest positions and masses).
+    pub(crate) fn model_hash(&self) -> u64 {
+        self.model_hash
     }
 
     /// A paper robot `LIFT` m above flat ground under gravity `g` (m/s²),
@@ -139,6 +196,7 @@ impl GaitRobot {
             None,
             Some(robot.length),
             Some(robot.heading_regions(LIFT)),
+            &format!("<{}>", robot.name),
         )
     }
 
@@ -164,7 +222,7 @@ impl GaitRobot {
             .front
             .resolve(model.layout(), q0, "heading.front");
         let wrap = |e: pliant_core::CoreError, field: &str| ScenarioError::Spec {
-            origin: self.origin.clone(),
+            origin: self.spec_origin.clone(),
             field: field.into(),
             message: e.to_string(),
         };
@@ -174,33 +232,43 @@ impl GaitRobot {
         ))
     }
 
-    /// Sets the acceleration of every `gravity` energy of the scene to `g`
-    /// (m/s²): an incline is gravity rotated about y. Errors if the scene
-    /// has no gravity.
-    pub fn set_gravity(&mut self, g: [f64; 3]) -> Result<()> {
+    /// Tilts the ground by `degrees` (uphill along +x): every `gravity`
+    /// energy's acceleration `g` is rotated about y, `g' = R_y(θ) g`, so
+    /// 9.81 m/s² down becomes `(−9.81 sin θ, 0, −9.81 cos θ)`. Errors
+    /// (field `incline_degrees` of the spec) if the scene has no gravity.
+    pub fn incline(&mut self, degrees: f64) -> Result<()> {
+        let spec_err = |message: String| ScenarioError::Spec {
+            origin: self.spec_origin.clone(),
+            field: "incline_degrees".into(),
+            message,
+        };
         let mut v: serde_json::Value =
-            serde_json::from_str(&self.scene).map_err(|e| ScenarioError::Spec {
-                origin: self.origin.clone(),
-                field: String::new(),
-                message: e.to_string(),
-            })?;
+            serde_json::from_str(&self.scene).map_err(|e| spec_err(e.to_string()))?;
+        let (sin, cos) = degrees.to_radians().sin_cos();
         let mut found = 0;
         if let Some(energies) = v.get_mut("energies").and_then(|e| e.as_array_mut()) {
             for e in energies {
-                if e.get("type").and_then(|t| t.as_str()) == Some("gravity") {
-                    e["g"] = serde_json::json!(g);
-                    found += 1;
+                if e.get("type").and_then(|t| t.as_str()) != Some("gravity") {
+                    continue;
                 }
+                let g: Vec<f64> = serde_json::from_value(e["g"].clone())
+                    .map_err(|err| spec_err(format!("the scene's gravity `g`: {err}")))?;
+                if g.len() != 3 {
+                    return Err(spec_err(
+                        "an incline rotates a 3-D gravity; the scene's has {} components"
+                            .replace("{}", &g.len().to_string()),
+                    ));
+                }
+                e["g"] =
+                    serde_json::json!([cos * g[0] + sin * g[2], g[1], -sin * g[0] + cos * g[2]]);
+                found += 1;
             }
         }
         if found == 0 {
-            return Err(ScenarioError::Spec {
-                origin: self.origin.clone(),
-                field: "energies".into(),
-                message: "an incline rotates the scene's gravity, but the scene has no \
-                          `gravity` energy"
-                    .into(),
-            });
+            return Err(spec_err(format!(
+                "an incline rotates the scene's gravity, but {} has no `gravity` energy",
+                self.origin
+            )));
         }
         self.scene = to_pretty_json(&v) + "\n";
         Ok(())

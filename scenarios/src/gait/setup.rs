@@ -52,7 +52,7 @@ pub fn default_trial_simulators() -> usize {
 }
 
 /// Steps the paper robots settle on the ground before the gait starts.
-pub const SETTLE_STEPS: usize = 30;
+pub(crate) const SETTLE_STEPS: usize = 30;
 
 /// The paper's layout: 24 preparatory steps, two cycles of 72 steps, four
 /// keyframes (§IV); keyframe values within `bounds`.
@@ -88,19 +88,12 @@ pub fn table_friction() -> Friction {
 
 /// The Puppy's mirror pairs for bilateral symmetry: each left motor
 /// repeats its right partner.
-pub const PUPPY_MIRROR: [(&str, &str); 4] = [
+pub(crate) const PUPPY_MIRROR: [(&str, &str); 4] = [
     ("rear_left_front", "rear_right_front"),
     ("rear_left_back", "rear_right_back"),
     ("front_left_front", "front_right_front"),
     ("front_left_back", "front_right_back"),
 ];
-
-/// Gravity (m/s²) on a slope of `degrees` rising along +x: 9.81 rotated
-/// about y.
-pub fn incline_gravity(degrees: f64) -> [f64; 3] {
-    let a = degrees.to_radians();
-    [-9.81 * a.sin(), 0.0, -9.81 * a.cos()]
-}
 
 /// The cable energies bound in `model` (for the slack regularizer and
 /// post-processing).
@@ -189,7 +182,7 @@ impl GaitSetup {
     pub fn puppy_incline(degrees: f64) -> Result<Self> {
         let mut s = Self::puppy_walk(true)?;
         s.name = "puppy_incline".into();
-        s.robot.set_gravity(incline_gravity(degrees))?;
+        s.robot.incline(degrees)?;
         Ok(s)
     }
 
@@ -226,8 +219,9 @@ impl GaitSetup {
     /// of different problems apart.
     pub fn fingerprint(&self) -> u64 {
         let text = format!(
-            "{} {} {:?} {} {:?} {:?} {:?} {} {:?}",
+            "{} {:016x} {} {:?} {} {:?} {:?} {:?} {} {:?}",
             self.robot.scene_text(),
+            self.robot.model_hash(),
             self.robot.body_length,
             self.robot.heading,
             self.h,

@@ -21,7 +21,9 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct OptimizeSpec {
-    /// Name for outputs (default: robot and task).
+    /// Name for outputs, a plain file name (default: the scene's name, or
+    /// its file stem, and the task, `_walk` or `_turn`; for a paper robot
+    /// `tripod_walk`, `puppy_walk` or `puppy_walk_asymmetric`).
     #[serde(default)]
     pub name: Option<String>,
     /// The robot's scene file, relative to the spec file: a body, its
@@ -49,7 +51,8 @@ pub struct OptimizeSpec {
     /// starts (default 30).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settle_steps: Option<usize>,
-    /// Centre-of-mass target (default: straight at 8 body lengths/min).
+    /// Centre-of-mass target (default: straight at 8 body lengths/min; the
+    /// Puppy's shorthand, 10).
     #[serde(default)]
     pub target: Option<Target>,
     /// Bilateral symmetry of the Puppy (`"robot": "puppy"` only; for a
@@ -113,16 +116,16 @@ impl OptimizeSpec {
     /// layout is consistent and bounded, the incline is a slope.
     pub fn validate(&self) -> Result<()> {
         if let Some(n) = &self.name {
-            validate_name(n)?;
+            validate_name(n).map_err(|e| match e {
+                ScenarioError::Spec { field, message, .. } => self.err(&field, &message),
+                other => other,
+            })?;
         }
         if self.cycle_steps == 0 || self.cycles == 0 {
-            return Err(spec_err(
-                "cycle_steps",
-                "cycle_steps and cycles must be at least 1",
-            ));
+            return Err(self.err("cycle_steps", "cycle_steps and cycles must be at least 1"));
         }
         if self.keyframes == 0 || self.keyframes > self.cycle_steps {
-            return Err(spec_err(
+            return Err(self.err(
                 "keyframes",
                 &format!(
                     "{} keyframes per cycle: must be between 1 and cycle_steps ({})",
@@ -133,18 +136,19 @@ impl OptimizeSpec {
         let steps = self
             .cycle_steps
             .checked_mul(self.cycles)
-            .and_then(|c| c.checked_add(self.prep_steps));
+            .and_then(|c| c.checked_add(self.prep_steps))
+            .and_then(|c| c.checked_add(self.settle_steps.unwrap_or(SETTLE_STEPS)));
         if steps.is_none_or(|n| n > MAX_STEPS) {
-            return Err(spec_err(
+            return Err(self.err(
                 "cycles",
                 &format!(
-                    "prep_steps + cycle_steps × cycles must be at most {MAX_STEPS} steps \
-                     (every iteration rolls the whole horizon out at least once)"
+                    "settle_steps + prep_steps + cycle_steps × cycles must be at most \
+                     {MAX_STEPS} steps (every iteration rolls the whole horizon out at least once)"
                 ),
             ));
         }
         if !(self.incline_degrees.is_finite() && self.incline_degrees.abs() < 90.0) {
-            return Err(spec_err(
+            return Err(self.err(
                 "incline_degrees",
                 &format!(
                     "{}: must be a slope between −90 and 90 degrees",
@@ -155,13 +159,17 @@ impl OptimizeSpec {
         Ok(())
     }
 
+    fn origin_or_default(&self) -> &str {
+        if self.origin.is_empty() {
+            "optimize spec"
+        } else {
+            &self.origin
+        }
+    }
+
     fn err(&self, field: &str, message: &str) -> ScenarioError {
         ScenarioError::Spec {
-            origin: if self.origin.is_empty() {
-                "optimize spec".into()
-            } else {
-                self.origin.clone()
-            },
+            origin: self.origin_or_default().into(),
             field: field.into(),
             message: message.into(),
         }
@@ -181,6 +189,7 @@ impl OptimizeSpec {
             path.parent().map(|p| p.to_path_buf()),
             self.body_length,
             self.heading.clone(),
+            self.origin_or_default(),
         )
     }
 
@@ -233,18 +242,27 @@ impl OptimizeSpec {
                 }
                 let robot = self.robot_scene(path)?;
                 let speed = 8.0 * robot.body_length / 60.0;
-                let name = format!("{}_walk", robot.name);
-                let origin = if self.origin.is_empty() {
-                    "optimize spec"
-                } else {
-                    &self.origin
+                // Default name: the scene's name (else its file stem) and
+                // the task, a plain file name either way.
+                let task = match self.target {
+                    Some(Target::Arc { .. }) => "turn",
+                    _ => "walk",
                 };
+                let mut name = format!("{}_{task}", robot.name);
+                if validate_name(&name).is_err() {
+                    let stem = path
+                        .file_stem()
+                        .map_or_else(|| "robot".into(), |s| s.to_string_lossy().into_owned());
+                    name = format!("{stem}_{task}");
+                    validate_name(&name)
+                        .map_err(|_| self.err("name", "give the run a plain file name"))?;
+                }
                 GaitSetup::on_scene(
                     &name,
                     robot,
                     &self.actuators.clone().unwrap_or_default(),
                     speed,
-                    origin,
+                    self.origin_or_default(),
                 )?
             }
         };
@@ -252,8 +270,7 @@ impl OptimizeSpec {
             s.target = t;
         }
         if self.incline_degrees != 0.0 {
-            s.robot
-                .set_gravity(super::incline_gravity(self.incline_degrees))?;
+            s.robot.incline(self.incline_degrees)?;
         }
         s.settle_steps = self.settle_steps.unwrap_or(SETTLE_STEPS);
         s.gait.prep_steps = self.prep_steps;
