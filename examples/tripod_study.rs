@@ -18,7 +18,10 @@
 //! `OUT/tripod_study/study.csv` with the speed of each (body lengths of
 //! 14 cm per minute over the cycles).
 //!
-//! `cargo run --release --example tripod_study [-- --iters N] [--out out] [--only TAG]`
+//! `--random-seeds K` adds K seeds of random keyframes within the bounds
+//! (a fixed-seed generator, the same on every run).
+//!
+//! `cargo run --release --example tripod_study [-- --iters N] [--out out] [--only TAG] [--random-seeds K]`
 
 use anyhow::Context;
 use pliant::environment::Friction;
@@ -131,12 +134,14 @@ fn variants() -> Vec<Variant> {
 fn main() -> anyhow::Result<()> {
     pliant::init();
     let (mut iters, mut out, mut only) = (10u64, PathBuf::from("out"), None::<String>);
+    let mut random = 0usize;
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         match a.as_str() {
             "--iters" => iters = it.next().context("--iters N")?.parse()?,
             "--out" => out = it.next().context("--out DIR")?.into(),
             "--only" => only = Some(it.next().context("--only TAG")?),
+            "--random-seeds" => random = it.next().context("--random-seeds N")?.parse()?,
             other => anyhow::bail!("unknown argument {other}"),
         }
     }
@@ -170,7 +175,27 @@ fn main() -> anyhow::Result<()> {
         swapped.extend_from_slice(&keys[..n]);
         let mirrored = setup.gait.z_from_keys(&swapped)?;
         let method = pliant::gait::MethodName::LevenbergMarquardt.method();
-        for (seed_name, z0) in [("trot", trot), ("mirrored", mirrored)] {
+        let mut seeds = vec![
+            ("trot".to_string(), trot),
+            ("mirrored".to_string(), mirrored),
+        ];
+        // Optional random keyframes within the bounds (a fixed-seed
+        // generator: the same seeds on every run).
+        let (lo, hi) = setup.gait.bounds.unwrap_or((0.0, 0.008));
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for k in 0..random {
+            let keys: Vec<f64> = (0..keys.len())
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    lo.max(0.0) + (hi - lo.max(0.0)) * (state >> 11) as f64 / (1u64 << 53) as f64
+                })
+                .collect();
+            seeds.push((format!("random{k}"), setup.gait.z_from_keys(&keys)?));
+        }
+        for (seed_name, z0) in seeds {
+            let seed_name = seed_name.as_str();
             let out = dir.join(seed_name);
             let seed = optimize_gait(&setup, &z0, method, 0, &out, Checkpoints::Off, None)?;
             let t = std::time::Instant::now();

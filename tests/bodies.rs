@@ -448,3 +448,51 @@ fn cables_and_tetrahedra_given_two_ways_or_none_are_errors() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn output_groups_report_their_centroid_with_the_observables() {
+    let d = dir("outputs");
+    std::fs::copy(box_msh(), d.join("box.msh")).unwrap();
+    let text = scene("box.msh", r#""outputs": ["box.top"],"#).replace(
+        r#""constraints": [{"node": 0}],"#,
+        r#""constraints": [{"node": 0}, {"select": {"region": "box.bottom"}}],"#,
+    );
+    let mut run = build(&text, &d).unwrap();
+    let sim = &mut run.simulator;
+    sim.step().unwrap();
+    let p = sim.model().params_at(sim.time());
+    let obs = sim.observables(&p);
+    let top = sim
+        .model()
+        .layout()
+        .region("box.top", "test")
+        .unwrap()
+        .to_vec();
+    for (a, axis) in ["x", "y", "z"].iter().enumerate() {
+        let expected = top
+            .iter()
+            .map(|&n| sim.q()[model_dof(sim.model(), n) + a])
+            .sum::<f64>()
+            / top.len() as f64;
+        let got = obs
+            .iter()
+            .find(|(k, _)| k == &format!("box.top.{axis}"))
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("no box.top.{axis} in {obs:?}"));
+        assert!(
+            (got - expected).abs() < 1e-15,
+            "{axis}: {got} vs {expected}"
+        );
+    }
+    // The top sagged under gravity: its centroid is below 1 cm.
+    assert!(obs.iter().any(|(k, v)| k == "box.top.z" && *v < 0.01));
+    // An output must name a region.
+    match build(&scene("box.msh", r#""outputs": ["box.lid"],"#), &d) {
+        Err(e) => {
+            let e = e.to_string();
+            assert!(e.contains("outputs[0]") && e.contains("box.lid"), "{e}");
+        }
+        Ok(_) => panic!("an unknown output region was accepted"),
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -52,6 +52,9 @@ pub struct Layout {
     /// nodes), for what binds inside a body: a cable routed through it.
     #[serde(default)]
     volumes: std::collections::BTreeMap<String, Vec<[usize; 4]>>,
+    /// Regions whose centroid is reported with the observables every step.
+    #[serde(default)]
+    outputs: Vec<String>,
 }
 
 impl Layout {
@@ -204,6 +207,24 @@ impl Layout {
             });
         }
         self.volumes.insert(name.to_string(), tets);
+        Ok(())
+    }
+    /// The regions reported as output groups, in order: each adds the
+    /// observables `<name>.x`, `<name>.y` (and `<name>.z`), the centroid of
+    /// its nodes, m.
+    pub fn outputs(&self) -> &[String] {
+        &self.outputs
+    }
+    /// Reports region `name` as an output group (it must exist; each once).
+    pub(crate) fn add_output(&mut self, name: &str, context: &str) -> Result<()> {
+        self.region(name, context)?;
+        if self.outputs.iter().any(|o| o == name) {
+            return Err(CoreError::DuplicateRegion {
+                field: context.to_string(),
+                name: name.to_string(),
+            });
+        }
+        self.outputs.push(name.to_string());
         Ok(())
     }
     /// Every region's name, sorted.

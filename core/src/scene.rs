@@ -164,6 +164,11 @@ pub struct Scene {
     /// `"<body>.<physical group>"`).
     #[serde(default)]
     pub regions: Vec<RegionSpec>,
+    /// Regions reported as output groups: the centroid of each (`<name>.x`,
+    /// `.y`, `.z`, m) joins the observables every step — `trajectory.csv`,
+    /// the plots, the replay's readouts.
+    #[serde(default)]
+    pub outputs: Vec<String>,
     /// Prescribed motions.
     #[serde(default)]
     pub constraints: Vec<ConstraintSpec>,
@@ -384,6 +389,9 @@ impl Scene {
         }
         for (k, r) in self.regions.iter().enumerate() {
             b.add_region(&r.name, r.select.clone(), &format!("regions[{k}].select"));
+        }
+        for (k, name) in self.outputs.iter().enumerate() {
+            b.add_output(name, &format!("outputs[{k}]"));
         }
         for (k, pm) in self.point_masses.iter().enumerate() {
             let field = format!("point_masses[{k}]");

@@ -47,6 +47,10 @@ enum Deferred {
         select: Selector,
         field: String,
     },
+    Output {
+        name: String,
+        field: String,
+    },
     Constrain {
         select: Selector,
         axes: Option<Vec<usize>>,
@@ -90,6 +94,15 @@ impl ModelBuilder {
             field: field.into(),
         });
     }
+    /// Reports region `name` (defined by then) as an output group: the
+    /// centroid of its nodes joins the observables every step
+    /// ([`Layout::outputs`]).
+    pub fn add_output(&mut self, name: &str, field: &str) {
+        self.deferred.push(Deferred::Output {
+            name: name.into(),
+            field: field.into(),
+        });
+    }
     /// Constrains the `axes` (default all) of every node `select` chooses
     /// with `motion`, once every energy has declared its nodes.
     pub fn constrain_selection(
@@ -128,6 +141,7 @@ impl ModelBuilder {
                     let nodes = select.resolve(&self.layout, &self.q0, &field)?;
                     self.layout.add_region(&name, nodes, &field)?;
                 }
+                Deferred::Output { name, field } => self.layout.add_output(&name, &field)?,
                 Deferred::Constrain {
                     select,
                     axes,

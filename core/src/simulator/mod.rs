@@ -247,7 +247,9 @@ impl Simulator {
         self.asm.energy(&self.model, &s)
     }
     /// Every energy's observables (cable tension, slack, …) at the current
-    /// state with parameters `p`, in model order.
+    /// state with parameters `p`, in model order, then the centroid of
+    /// every output group (`<region>.x`, `.y`, `.z`, m;
+    /// [`Layout::outputs`](crate::Layout::outputs)).
     pub fn observables(&self, p: &[f64]) -> Vec<(String, f64)> {
         let s = EvalState {
             q: &self.q,
@@ -257,11 +259,30 @@ impl Simulator {
             dt: self.dt,
             t: self.t,
         };
-        self.model
+        let mut out: Vec<(String, f64)> = self
+            .model
             .energies
             .iter()
             .flat_map(|e| e.observables(&s))
-            .collect()
+            .collect();
+        let layout = &self.model.layout;
+        let dim = layout.dim();
+        for name in layout.outputs() {
+            let Ok(nodes) = layout.region(name, "outputs") else {
+                continue;
+            };
+            let mut c = [0.0; 3];
+            for &n in nodes {
+                let d0 = layout.node_base()[n];
+                for (a, ca) in c.iter_mut().enumerate().take(dim) {
+                    *ca += self.q[d0 + a] / nodes.len() as f64;
+                }
+            }
+            for (a, axis) in ["x", "y", "z"].iter().enumerate().take(dim) {
+                out.push((format!("{name}.{axis}"), c[a]));
+            }
+        }
+        out
     }
     /// Kinetic energy `½ vᵀ M v` (J).
     pub fn kinetic_energy(&self) -> f64 {
