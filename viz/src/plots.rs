@@ -146,8 +146,12 @@ fn padded(lo: f64, hi: f64) -> (f64, f64) {
     let span = hi - lo;
     let pad = if span > 0.0 {
         0.05 * span
+    } else if lo == 0.0 {
+        // A curve that stays at zero (an idle cable's tension): a unit
+        // range, so the axis labels read 0 rather than ±1e-9 rounded.
+        1.0
     } else {
-        0.5 * lo.abs().max(1e-9)
+        0.5 * lo.abs()
     };
     (lo - pad, hi + pad)
 }
@@ -245,7 +249,8 @@ pub fn plot_panels(path: &Path, x_label: &str, panels: &[Panel]) -> Result<bool,
 pub fn observable_unit(name: &str) -> &'static str {
     match name.rsplit('.').next().unwrap_or("") {
         "tension" | "force" => "N",
-        "slack" | "length" | "gap" | "distance" => "m",
+        // `x`, `y`, `z`: an output group's centroid (`tip.x`).
+        "slack" | "length" | "gap" | "distance" | "x" | "y" | "z" => "m",
         "pressure" => "Pa",
         "volume" => "m^3",
         "area" => "m^2",
@@ -257,6 +262,17 @@ pub fn observable_unit(name: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn units_follow_the_observable_names() {
+        assert_eq!(observable_unit("belly.tension"), "N");
+        assert_eq!(observable_unit("foot_back.z"), "m");
+        assert_eq!(observable_unit("cavity.pressure"), "Pa");
+        assert_eq!(observable_unit("cell.mystery"), "");
+        // A flat zero curve gets a readable unit range.
+        assert_eq!(padded(0.0, 0.0), (-1.0, 1.0));
+        assert_eq!(padded(2.0, 2.0), (1.0, 3.0));
+    }
 
     #[test]
     fn bounded_series_keeps_first_and_last_and_stays_within_its_bound() {
