@@ -43,7 +43,7 @@ fn variants() -> Vec<Variant> {
         sideways,
         leg_thickness,
         leg_height,
-        middle_reach: 0,
+        ..TripodGeometry::lengthwise()
     };
     let rocking = |sideways, leg_height| TripodGeometry {
         middle_reach: 1,
@@ -108,6 +108,34 @@ fn variants() -> Vec<Variant> {
             "sideways_rocking",
             "as sideways, the middle leg 1 cm longer than the outer legs",
             rocking(true, 3),
+            table_friction(),
+        ),
+        v(
+            "lengthwise_foot_tip",
+            "as lengthwise, cables anchored at the foot's tip (1 mm up)",
+            TripodGeometry {
+                cable_anchor_height: 0.001,
+                ..base.clone()
+            },
+            table_friction(),
+        ),
+        v(
+            "lengthwise_narrow_foot",
+            "as lengthwise, a 2 cm wide foot under the middle leg",
+            TripodGeometry {
+                middle_foot_width: 2,
+                ..base.clone()
+            },
+            table_friction(),
+        ),
+        v(
+            "lengthwise_narrow_tip",
+            "as lengthwise, narrow foot and cables to its tip",
+            TripodGeometry {
+                middle_foot_width: 2,
+                cable_anchor_height: 0.001,
+                ..base.clone()
+            },
             table_friction(),
         ),
         v(

@@ -155,3 +155,57 @@ fn the_motor_platform_lets_a_co_contracted_leg_lift_off() {
     assert!(rr < 0.0 && fl < 0.0, "diagonal feet {rr} m, {fl} m");
     assert!(planted < 2e-4, "foot {planted} m above the ground");
 }
+
+#[test]
+fn every_tripod_reading_builds_with_its_masses_and_bound_cables() {
+    use pliant::robots::TripodGeometry;
+    let base = TripodGeometry::lengthwise();
+    let readings = [
+        base.clone(),
+        TripodGeometry {
+            sideways: true,
+            ..base.clone()
+        },
+        TripodGeometry {
+            leg_thickness: 1,
+            leg_height: 4,
+            ..base.clone()
+        },
+        TripodGeometry {
+            middle_reach: 1,
+            ..base.clone()
+        },
+        TripodGeometry {
+            middle_foot_width: 2,
+            cable_anchor_height: 0.001,
+            ..base.clone()
+        },
+    ];
+    for g in &readings {
+        let robot = Robot::tripod_with(g).unwrap_or_else(|e| panic!("{g:?}: {e}"));
+        let model = robot
+            .on_ground(0.001, [0.0, 0.0, -9.81], pliant::gait::table_friction())
+            .unwrap();
+        assert!((model.total_mass() - 0.068).abs() < 1e-12, "{g:?}");
+        assert_eq!(robot.cable_energies(0, 0.001).unwrap().len(), 4, "{g:?}");
+        assert_eq!(robot.motors(), ["middle_leg_front", "middle_leg_back"]);
+    }
+    // The default is the lengthwise reading, the built-in Tripod.
+    assert_eq!(TripodGeometry::default(), base);
+    for bad in [
+        TripodGeometry {
+            leg_thickness: 0,
+            ..base.clone()
+        },
+        TripodGeometry {
+            middle_foot_width: 3,
+            ..base.clone()
+        },
+        TripodGeometry {
+            cable_anchor_height: f64::NAN,
+            ..base.clone()
+        },
+    ] {
+        assert!(Robot::tripod_with(&bad).is_err(), "{bad:?}");
+    }
+}

@@ -129,6 +129,13 @@ pub struct TripodGeometry {
     /// (default 0): with 1 the body rests on the middle leg and rocks onto
     /// one outer leg or the other, and a cocontraction sets it down on both.
     pub middle_reach: usize,
+    /// Width (across the direction of travel) of the middle leg's lowest
+    /// voxel layer, its foot, in voxels: 4 (default) is the leg's full
+    /// width, 2 a narrow foot under its centre (lengthwise Tripods only).
+    pub middle_foot_width: usize,
+    /// Height above the ground of the cables' lower ends, m (default
+    /// 0.005: half a voxel above the foot; 0.001 reaches the foot's tip).
+    pub cable_anchor_height: f64,
 }
 
 impl TripodGeometry {
@@ -140,6 +147,8 @@ impl TripodGeometry {
             leg_thickness: 2,
             leg_height: 3,
             middle_reach: 0,
+            middle_foot_width: 4,
+            cable_anchor_height: 0.5 * H,
         }
     }
 }
@@ -245,13 +254,19 @@ impl Robot {
         if !(1..=4).contains(&g.leg_thickness)
             || !(2..=5).contains(&g.leg_height)
             || g.middle_reach + 2 > g.leg_height
+            || !(g.middle_foot_width == 2 || g.middle_foot_width == 4)
+            || (g.sideways && g.middle_foot_width != 4)
+            || !(g.cable_anchor_height > 0.0 && g.cable_anchor_height < H)
         {
             return Err(ScenarioError::Spec {
                 origin: "tripod geometry".into(),
-                field: "leg_thickness, leg_height, middle_reach".into(),
+                field: "leg_thickness, leg_height, middle_reach, middle_foot_width, \
+                        cable_anchor_height"
+                    .into(),
                 message: format!(
-                    "{t}, {hgt} and {reach} voxels: legs are 1–4 voxels thick and 2–5 voxels \
-                     high, and the outer legs at least 2 voxels high"
+                    "{g:?}: legs are 1–4 voxels thick and 2–5 voxels high, the outer legs at \
+                     least 2 voxels high, the middle foot 2 or 4 voxels wide (4 when sideways), \
+                     and the cables start between 0 and 1 voxel above the ground"
                 ),
             });
         }
@@ -294,16 +309,26 @@ impl Robot {
             (boxes, cables, (4.0 * H, 10.0 * H, Axis::Y))
         } else {
             let mut boxes = vec![([0, 0, hgt], [14, 4, top])];
-            boxes.extend(
-                along
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &(a, b))| ([a, 0, if i == 1 { 0 } else { reach }], [b, 4, hgt])),
-            );
+            // A narrow foot: the middle leg's lowest voxel layer only under
+            // its centre.
+            let foot = g.middle_foot_width as i64;
+            let foot_layer = i64::from(foot < 4);
+            boxes.extend(along.iter().enumerate().map(|(i, &(a, b))| {
+                let bottom = if i == 1 { foot_layer } else { reach };
+                ([a, 0, bottom], [b, 4, hgt])
+            }));
+            if foot < 4 {
+                let y0 = (4 - foot) / 2;
+                boxes.push(([mid, y0, 0], [mid + t, y0 + foot, 1]));
+            }
             let (x0, x1) = (mid as f64 * H, (mid + t) as f64 * H);
             let cables = leg_cables_with("middle_leg", [x0, x1], 2.0 * H, H, hgt as f64 * H);
             (boxes, cables, (4.0 * H, 10.0 * H, Axis::X))
         };
+        let mut cables = cables;
+        for c in &mut cables {
+            c.points[0][2] = g.cable_anchor_height;
+        }
         let mesh = TetMesh::from_voxel_boxes(&boxes, H, [0.0; 3])?;
         let (lo, hi, axis) = motors_at;
         let (motor_nodes, platform) = motor_assembly_along(&mesh, top as f64 * H, lo, hi, axis);
