@@ -37,10 +37,10 @@ mod finger;
 
 use anyhow::Context;
 use argmin::core::observers::{Observe, ObserverMode};
-use argmin::core::{CostFunction, Error, Executor, Gradient, KV, State};
+use argmin::core::{Error, Executor, KV, State};
 use argmin::solver::linesearch::MoreThuenteLineSearch;
 use argmin::solver::quasinewton::LBFGS;
-use finger::{E_UNIT, Finger, H, TARGET_Z, TENSION, Z_BOUNDS, Z0, design_problem};
+use finger::{E_UNIT, Finger, H, Shared, TARGET_Z, TENSION, Z_BOUNDS, Z0, design_problem};
 use nalgebra::DVector;
 use pliant::optim::Shooting;
 use std::path::PathBuf;
@@ -71,26 +71,6 @@ fn check(problem: &Shooting, e: f64) -> anyhow::Result<(f64, f64, f64, f64)> {
     };
     let fd = (cost_at(e + delta)? - cost_at(e - delta)?) / (2.0 * delta);
     Ok((cost, g[0] * per_pa, forward * per_pa, fd))
-}
-
-/// The shooting problem behind an `Arc` (see `argmin_reach`), so that the
-/// observer can convert `w` to `E` while argmin owns the problem.
-struct Shared(Arc<Shooting>);
-
-impl CostFunction for Shared {
-    type Param = DVector<f64>;
-    type Output = f64;
-    fn cost(&self, w: &DVector<f64>) -> Result<f64, Error> {
-        self.0.cost(w)
-    }
-}
-
-impl Gradient for Shared {
-    type Param = DVector<f64>;
-    type Gradient = DVector<f64>;
-    fn gradient(&self, w: &DVector<f64>) -> Result<DVector<f64>, Error> {
-        Gradient::gradient(&*self.0, w)
-    }
 }
 
 /// Prints `E` and the cost every iteration and writes them to a CSV.

@@ -40,37 +40,16 @@ mod finger;
 
 use anyhow::Context;
 use argmin::core::observers::{Observe, ObserverMode};
-use argmin::core::{CostFunction, Error, Executor, Gradient, KV, State};
+use argmin::core::{Error, Executor, KV, State};
 use argmin::solver::linesearch::MoreThuenteLineSearch;
 use argmin::solver::quasinewton::LBFGS;
 use argmin_checkpointing_file::{CheckpointingFrequency, FileCheckpoint};
-use finger::{CABLES, Finger, H, KEYFRAMES, REACH_STEPS, REACH_TARGET};
+use finger::{CABLES, Finger, H, KEYFRAMES, REACH_STEPS, REACH_TARGET, Shared};
 use nalgebra::DVector;
 use pliant::optim::Shooting;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// The shooting problem behind an `Arc`, so that the observer can read its
-/// work counters and convert `w` to keyframes while argmin owns the
-/// problem. Forwards to `Shooting`'s own argmin implementations.
-struct Shared(Arc<Shooting>);
-
-impl CostFunction for Shared {
-    type Param = DVector<f64>;
-    type Output = f64;
-    fn cost(&self, w: &DVector<f64>) -> Result<f64, Error> {
-        self.0.cost(w)
-    }
-}
-
-impl Gradient for Shared {
-    type Param = DVector<f64>;
-    type Gradient = DVector<f64>;
-    fn gradient(&self, w: &DVector<f64>) -> Result<DVector<f64>, Error> {
-        Gradient::gradient(&*self.0, w)
-    }
-}
 
 /// Prints every iteration and appends it to a CSV.
 struct Report {

@@ -33,11 +33,11 @@ mod finger;
 
 use anyhow::Context;
 use argmin::core::observers::{Observe, ObserverMode};
-use argmin::core::{CostFunction, Error, Executor, Gradient, KV, State};
+use argmin::core::{Error, Executor, KV, State};
 use argmin::solver::linesearch::MoreThuenteLineSearch;
 use argmin::solver::neldermead::NelderMead;
 use argmin::solver::quasinewton::LBFGS;
-use finger::{Finger, REACH_STEPS};
+use finger::{Finger, REACH_STEPS, Shared};
 use nalgebra::DVector;
 use pliant::optim::Shooting;
 use std::path::PathBuf;
@@ -52,26 +52,6 @@ const NM_ITERS: u64 = 400;
 const NM_SECONDS: u64 = 45;
 /// Start: every keyframe at 5 mm.
 const Z0_MM: f64 = 5.0;
-
-/// The shooting problem behind an `Arc` (see `argmin_reach`): the observer
-/// reads its rollout counters while argmin owns the problem.
-struct Shared(Arc<Shooting>);
-
-impl CostFunction for Shared {
-    type Param = DVector<f64>;
-    type Output = f64;
-    fn cost(&self, w: &DVector<f64>) -> Result<f64, Error> {
-        self.0.cost(w)
-    }
-}
-
-impl Gradient for Shared {
-    type Param = DVector<f64>;
-    type Gradient = DVector<f64>;
-    fn gradient(&self, w: &DVector<f64>) -> Result<DVector<f64>, Error> {
-        Gradient::gradient(&*self.0, w)
-    }
-}
 
 /// One observed iteration.
 #[derive(Debug, Clone, Copy)]

@@ -40,6 +40,29 @@ use pliant::core::{Integrator, Model, ModelBuilder, NewtonSettings, ParamChannel
 use pliant::environment::Gravity;
 use pliant::fem::{Material, TetMesh};
 use pliant::optim::{ControlMap, Objective, Residuals, Shooting, StepView};
+use std::sync::Arc;
+
+/// The shooting problem behind an `Arc`, so that an observer can read its
+/// work counters (`stats`) and convert `w` to keyframes (`z_of`) while
+/// argmin's `Executor` owns the problem. Forwards to `Shooting`'s own
+/// argmin implementations (cost `½‖r‖²` and its adjoint gradient).
+pub struct Shared(pub Arc<Shooting>);
+
+impl argmin::core::CostFunction for Shared {
+    type Param = nalgebra::DVector<f64>;
+    type Output = f64;
+    fn cost(&self, w: &Self::Param) -> Result<f64, argmin::core::Error> {
+        argmin::core::CostFunction::cost(&*self.0, w)
+    }
+}
+
+impl argmin::core::Gradient for Shared {
+    type Param = nalgebra::DVector<f64>;
+    type Gradient = nalgebra::DVector<f64>;
+    fn gradient(&self, w: &Self::Param) -> Result<Self::Gradient, argmin::core::Error> {
+        argmin::core::Gradient::gradient(&*self.0, w)
+    }
+}
 
 /// Voxel size, m.
 pub const VOXEL: f64 = 0.005;
