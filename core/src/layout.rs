@@ -209,6 +209,23 @@ impl Layout {
         self.volumes.insert(name.to_string(), tets);
         Ok(())
     }
+    /// The centroid (unweighted mean position, m) of `nodes` in state `q`;
+    /// coordinates beyond the model's dimension are 0. Empty `nodes` give
+    /// NaN.
+    pub fn centroid(&self, nodes: &[usize], q: &[f64]) -> [f64; 3] {
+        let mut c = [0.0; 3];
+        for &n in nodes {
+            let d0 = self.node_base[n];
+            for (a, ca) in c.iter_mut().enumerate().take(self.dim) {
+                *ca += q[d0 + a];
+            }
+        }
+        let count = nodes.len() as f64;
+        for ca in c.iter_mut().take(self.dim) {
+            *ca /= count;
+        }
+        c
+    }
     /// The regions reported as output groups, in order: each adds the
     /// observables `<name>.x`, `<name>.y` (and `<name>.z`), the centroid of
     /// its nodes, m.

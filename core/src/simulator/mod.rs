@@ -271,13 +271,7 @@ impl Simulator {
             let Ok(nodes) = layout.region(name, "outputs") else {
                 continue;
             };
-            let mut c = [0.0; 3];
-            for &n in nodes {
-                let d0 = layout.node_base()[n];
-                for (a, ca) in c.iter_mut().enumerate().take(dim) {
-                    *ca += self.q[d0 + a] / nodes.len() as f64;
-                }
-            }
+            let c = layout.centroid(nodes, &self.q);
             for (a, axis) in ["x", "y", "z"].iter().enumerate().take(dim) {
                 out.push((format!("{name}.{axis}"), c[a]));
             }

@@ -59,13 +59,7 @@ impl CableRoute {
                 RoutePoint::Centroid(sel) => {
                     let field = format!("route.points[{i}]");
                     let nodes = sel.resolve(layout, info.q0, &field)?;
-                    let mut c = [0.0; 3];
-                    for &n in &nodes {
-                        for (a, ca) in c.iter_mut().enumerate() {
-                            *ca += info.q0[layout.node_dof(n, a, &field)?];
-                        }
-                    }
-                    Ok(c.map(|v| v / nodes.len() as f64))
+                    Ok(layout.centroid(&nodes, info.q0))
                 }
             })
             .collect()

@@ -123,13 +123,6 @@ impl Cable {
                 ));
             }
             Some(r) => {
-                if r.points.len() < 2 {
-                    return Err(CoreError::TooFew {
-                        field: "route.points".into(),
-                        found: r.points.len(),
-                        min: 2,
-                    });
-                }
                 routed = r.bind(info)?;
                 (&routed[..], "route.points")
             }

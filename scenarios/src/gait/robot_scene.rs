@@ -142,17 +142,8 @@ impl GaitRobot {
             scene: text,
         };
         let (rear, front) = robot.heading_nodes(&model)?;
-        let centroid = |nodes: &[usize]| -> Result<[f64; 2]> {
-            let mut c = [0.0; 2];
-            for &n in nodes {
-                for (a, ca) in c.iter_mut().enumerate() {
-                    *ca +=
-                        model.q0()[model.layout().node_dof(n, a, "heading")?] / nodes.len() as f64;
-                }
-            }
-            Ok(c)
-        };
-        let (r, f) = (centroid(&rear)?, centroid(&front)?);
+        let centroid = |nodes: &[usize]| model.layout().centroid(nodes, model.q0());
+        let (r, f) = (centroid(&rear), centroid(&front));
         let apart = (f[0] - r[0]).hypot(f[1] - r[1]);
         if apart.is_nan() || apart <= 0.1 * body_length {
             return Err(ScenarioError::Spec {
