@@ -52,6 +52,7 @@ pub mod mat3;
 mod model;
 mod motion;
 mod newton;
+mod ordering;
 pub mod parallel;
 mod params;
 pub mod penalty;
@@ -76,7 +77,10 @@ pub use integrator::Integrator;
 pub use layout::{DofKind, Layout, ParamKind};
 pub use model::{Declare, Model, ModelBuilder};
 pub use motion::Motion;
-pub use newton::{HessianStrategy, NewtonSettings, NewtonStats};
+pub use newton::{
+    Directions, HessianStrategy, NewtonSettings, NewtonStats, PCG_MAX_ITERATIONS,
+    PCG_MIN_FACTOR_ENTRIES, PCG_MIN_FILL,
+};
 pub use params::ParamChannel;
 pub use quantity::Quantity;
 pub use registry::Registered;

@@ -72,6 +72,88 @@ pub struct NewtonSettings {
     /// and whenever the line search rejects a reused direction. The
     /// converged state meets the same tolerance either way.
     pub reuse_below: f64,
+    /// How Newton directions are solved for: by the factorization of the
+    /// current Hessian, or by conjugate gradients preconditioned with a kept
+    /// one (see [`Directions`]).
+    pub directions: Directions,
+}
+
+/// How Newton directions are computed (a field of [`NewtonSettings`]).
+///
+/// With PCG, each direction solves the exact Hessian system by
+/// preconditioned conjugate gradients, the preconditioner being the last
+/// factorization, kept across iterations and time steps (inexact Newton with
+/// the Eisenstat–Walker forcing term, choice 2). A new factorization is taken
+/// when PCG needs more than [`PCG_MAX_ITERATIONS`] iterations, meets negative
+/// curvature, or its direction fails the line search, and for the next
+/// direction when one took more than 3 iterations (the kept factorization no
+/// longer resembles the Hessian). The converged state meets the same
+/// tolerance; sensitivities and adjoints always use an exact factorization.
+/// PCG pays where a factorization costs many triangular solves: 3-D meshes,
+/// whose factors hold hundreds of entries per unknown (measured by
+/// `cargo bench --bench fem_block`; figures in `docs/benchmarks.md`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Directions {
+    /// PCG when the factor has at least [`PCG_MIN_FACTOR_ENTRIES`] entries
+    /// and at least [`PCG_MIN_FILL`] per unknown (large 3-D meshes), direct
+    /// solves otherwise (robots, rods, sheets). Depends on the sparsity
+    /// pattern alone.
+    #[default]
+    Auto,
+    /// Always the factorization of the current Hessian (or, with
+    /// `reuse_below`, a recent one).
+    Direct,
+    /// Always PCG with a kept factorization.
+    Pcg,
+}
+
+/// [`Directions::Auto`] uses PCG on factors with at least this many entries.
+pub const PCG_MIN_FACTOR_ENTRIES: usize = 500_000;
+
+/// [`Directions::Auto`] uses PCG on factors with at least this many entries
+/// per unknown (a 10 × 10 × 10-cell tetrahedral block has 239, a chain of
+/// rod edges about 10).
+pub const PCG_MIN_FILL: usize = 150;
+
+impl Directions {
+    /// Whether directions come from PCG for a factor of `factor_entries`
+    /// entries over `unknowns` unknowns.
+    pub(crate) fn pcg(self, factor_entries: usize, unknowns: usize) -> bool {
+        match self {
+            Directions::Auto => {
+                factor_entries >= PCG_MIN_FACTOR_ENTRIES
+                    && factor_entries >= PCG_MIN_FILL * unknowns.max(1)
+            }
+            Directions::Direct => false,
+            Directions::Pcg => true,
+        }
+    }
+}
+
+/// Most PCG iterations for one Newton direction before a new
+/// factorization is taken (see [`Directions`]).
+pub const PCG_MAX_ITERATIONS: usize = 12;
+
+/// The forcing term of a solve's first PCG direction: the linear residual
+/// must fall below this fraction of the Newton residual.
+const PCG_INITIAL_FORCING: f64 = 0.25;
+
+/// A PCG direction that took more iterations than this asks for a new
+/// factorization for the next direction: the kept one no longer resembles
+/// the Hessian (contacts changed, the body moved on).
+const PCG_REFRESH_ABOVE: usize = 3;
+
+/// The Eisenstat–Walker forcing term, choice 2 (γ = 0.9, α = 2) with its
+/// safeguard, capped at 0.5: the next linear solve need only be as accurate
+/// as the last Newton step was effective (`ratio` = new / old residual).
+fn forcing(eta: f64, ratio: f64) -> f64 {
+    let mut next = 0.9 * ratio * ratio;
+    let safeguard = 0.9 * eta * eta;
+    if safeguard > 0.1 {
+        next = next.max(safeguard);
+    }
+    next.min(0.5)
 }
 
 impl Default for NewtonSettings {
@@ -84,6 +166,7 @@ impl Default for NewtonSettings {
             max_step_halvings: 0,
             hessian: HessianStrategy::ExactShift,
             reuse_below: 0.0,
+            directions: Directions::Auto,
         }
     }
 }
@@ -154,6 +237,11 @@ pub struct NewtonStats {
     /// [`NewtonSettings::reuse_below`] lets directions reuse one).
     #[serde(default)]
     pub factorizations: usize,
+    /// Conjugate-gradient iterations (each one triangular solve with the
+    /// kept factorization and one Hessian product; see
+    /// [`Directions`]).
+    #[serde(default)]
+    pub pcg_iterations: usize,
     /// Iterations whose exact Hessian was indefinite and were PSD-projected
     /// (strategy `exact_then_project`).
     pub projected: usize,
@@ -261,6 +349,78 @@ fn direction_factor(
     Err("the Hessian could not be made positive definite".into())
 }
 
+/// `y = A x` for a symmetric `A` stored as its lower triangle.
+fn sym_mul_lower(a: SparseColMatRef<'_, usize, f64>, x: &[f64], y: &mut [f64]) {
+    y.fill(0.0);
+    let (cp, ri, v) = (a.symbolic().col_ptr(), a.symbolic().row_idx(), a.val());
+    for j in 0..a.ncols() {
+        let xj = x[j];
+        let mut yj = 0.0;
+        for k in cp[j]..cp[j + 1] {
+            let r = ri[k];
+            if r == j {
+                yj += v[k] * xj;
+            } else {
+                y[r] += v[k] * xj;
+                yj += v[k] * x[r];
+            }
+        }
+        y[j] += yj;
+    }
+}
+
+/// Why a PCG solve gave no direction.
+enum PcgFailure {
+    /// `pᵀ H p ≤ 0`: the Hessian is not positive definite along `p`.
+    NegativeCurvature,
+    /// The residual did not reach the target within the iteration budget.
+    Stalled,
+}
+
+/// Solves `H d = −g` by conjugate gradients preconditioned with `m`
+/// (a factorization of a nearby Hessian) until `‖H d + g‖∞ ≤ target`.
+/// Returns the direction and the iterations taken (counted also on
+/// failure through `iterations`).
+fn pcg(
+    h: SparseColMatRef<'_, usize, f64>,
+    g: &[f64],
+    m: &Factor,
+    target: f64,
+    iterations: &mut usize,
+) -> std::result::Result<Vec<f64>, PcgFailure> {
+    let n = g.len();
+    let mut d = vec![0.0; n];
+    let mut r: Vec<f64> = g.iter().map(|v| -v).collect();
+    let mut z = m.solve(&r);
+    let mut p = z.clone();
+    let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+    let mut hp = vec![0.0; n];
+    for _ in 0..PCG_MAX_ITERATIONS {
+        *iterations += 1;
+        sym_mul_lower(h, &p, &mut hp);
+        let php: f64 = p.iter().zip(&hp).map(|(a, b)| a * b).sum();
+        if php.is_nan() || php <= 0.0 {
+            return Err(PcgFailure::NegativeCurvature);
+        }
+        let alpha = rz / php;
+        for i in 0..n {
+            d[i] += alpha * p[i];
+            r[i] -= alpha * hp[i];
+        }
+        if inf_norm(&r) <= target {
+            return Ok(d);
+        }
+        z = m.solve(&r);
+        let rz_new: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+        let beta = rz_new / rz;
+        rz = rz_new;
+        for i in 0..n {
+            p[i] = z[i] + beta * p[i];
+        }
+    }
+    Err(PcgFailure::Stalled)
+}
+
 /// Minimizes `pot` over the free DOFs `free` of `x`, in place. With
 /// [`NewtonSettings::reuse_below`] > 0 it may start
 /// from the factorization in `carry` (the last one of the previous solve,
@@ -297,6 +457,16 @@ pub(crate) fn minimize_with(
     let mut last_shift = 0.0;
     let mut g_trial = vec![0.0; nf];
     let mut factor: Option<Factor> = carry.take();
+    // Directions by PCG preconditioned with the kept factorization (see
+    // `Directions`); the factorization is then
+    // kept for the next solve as with `reuse_below`.
+    let pcg_mode = settings.directions.pcg(solver.factor_entries(), nf);
+    let keep_factor = settings.reuse_below > 0.0 || pcg_mode;
+    // The Eisenstat–Walker forcing term (choice 2) and a request for a new
+    // factorization after PCG failed or its direction was rejected.
+    let mut eta = PCG_INITIAL_FORCING;
+    let mut force_factor = false;
+    let mut stale = false;
     // Whether the last iteration cut the residual by `reuse_below` or more
     // (a carried factorization gets one try).
     let mut fast = factor.is_some();
@@ -307,7 +477,7 @@ pub(crate) fn minimize_with(
     let (mut best, mut stalled) = (r0, 0usize);
     loop {
         if stats.residual <= tol {
-            if settings.reuse_below > 0.0 {
+            if keep_factor && !force_factor {
                 *carry = factor;
             }
             return Ok(stats);
@@ -322,7 +492,7 @@ pub(crate) fn minimize_with(
                 stats.residual
             );
             stats.at_noise_floor = true;
-            if settings.reuse_below > 0.0 {
+            if keep_factor && !force_factor {
                 *carry = factor;
             }
             return Ok(stats);
@@ -330,8 +500,31 @@ pub(crate) fn minimize_with(
         if stats.iterations >= settings.max_iterations {
             return Err(fail(stats, "iteration limit reached".into()));
         }
-        let reuse = settings.reuse_below > 0.0 && factor.is_some() && fast;
-        if !reuse {
+        let reuse = !pcg_mode && settings.reuse_below > 0.0 && factor.is_some() && fast;
+        let neg: Vec<f64> = g.iter().map(|v| -v).collect();
+        let mut by_pcg: Option<Vec<f64>> = None;
+        if pcg_mode
+            && !force_factor
+            && let Some(m) = factor.as_ref()
+        {
+            let h = pot
+                .hessian(x, settings.hessian == HessianStrategy::Project)
+                .map_err(|e| fail(stats, e.to_string()))?;
+            h_max = h.val().iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
+            floor = noise_floor(h_max, x_scale, g.len()) * fscale;
+            // No need to solve beyond what the tolerance asks.
+            let target = (eta * inf_norm(&g)).max(0.25 * tol / fscale);
+            let before = stats.pcg_iterations;
+            by_pcg = pcg(h, &g, m, target, &mut stats.pcg_iterations).ok();
+            // A preconditioner this far from the Hessian costs more in
+            // PCG iterations than a new factorization: take one for
+            // the next direction (or the next step's first).
+            stale = stats.pcg_iterations - before > PCG_REFRESH_ABOVE;
+        }
+        force_factor = std::mem::take(&mut stale);
+        let pcg_direction = by_pcg.is_some();
+        if !reuse && !pcg_direction {
             factor = Some(
                 direction_factor(
                     pot,
@@ -348,8 +541,10 @@ pub(crate) fn minimize_with(
             let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
             floor = noise_floor(h_max, x_scale, g.len()) * fscale;
         }
-        let neg: Vec<f64> = g.iter().map(|v| -v).collect();
-        let mut d = factor.as_ref().expect("factorized above").solve(&neg);
+        let mut d = match by_pcg {
+            Some(d) => d,
+            None => factor.as_ref().expect("factorized above").solve(&neg),
+        };
         // A fresh Newton step below the round-off of the state itself: the
         // residual is at the floor of floating-point arithmetic (stiff
         // systems, where forces of 1e-10 N are below the resolution of the
@@ -371,7 +566,7 @@ pub(crate) fn minimize_with(
                 );
                 stats.at_noise_floor = true;
             }
-            if settings.reuse_below > 0.0 {
+            if keep_factor && !force_factor {
                 *carry = factor;
             }
             return Ok(stats);
@@ -410,6 +605,7 @@ pub(crate) fn minimize_with(
                         std::mem::swap(&mut g, &mut g_trial);
                         phi = phi_t;
                         fast = r_t <= settings.reuse_below * stats.residual;
+                        eta = forcing(eta, r_t / stats.residual);
                         stats.residual = r_t;
                         accepted = true;
                         break;
@@ -419,9 +615,10 @@ pub(crate) fn minimize_with(
             alpha *= 0.5;
             stats.backtracks += 1;
         }
-        if !accepted && reuse {
+        if !accepted && (reuse || pcg_direction) {
             // The stale Hessian gave a poor direction: refactorize and retry.
             fast = false;
+            force_factor = pcg_direction;
             continue;
         }
         stats.iterations += 1;
@@ -437,7 +634,7 @@ pub(crate) fn minimize_with(
                 stats.residual
             );
             stats.at_noise_floor = true;
-            if settings.reuse_below > 0.0 {
+            if keep_factor && !force_factor {
                 *carry = factor;
             }
             return Ok(stats);

@@ -374,6 +374,7 @@ impl Simulator {
                 }
                 total.iterations += stats.iterations;
                 total.factorizations += stats.factorizations;
+                total.pcg_iterations += stats.pcg_iterations;
                 total.projected += stats.projected;
                 total.shifted += stats.shifted;
                 total.backtracks += stats.backtracks;

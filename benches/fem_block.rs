@@ -1,0 +1,344 @@
+//! The solver at scale: a neo-Hookean block of n³ cubic cells (1 cm each)
+//! dropped 2 cm onto frictional ground, simulated for one second at pliant's
+//! usual step (BDF1, `NewtonSettings::fast()`) — the scene of `benches/warp/warp_block.py`, which runs NVIDIA
+//! Warp's explicit CPU FEM on the same block, so the two can be compared.
+//!
+//! Material matched to Warp's stable neo-Hookean at small strain
+//! (nominal E = 100 kPa, ν = 0.45 behaves as E ≈ 75.5 kPa, ν ≈ 0.459),
+//! gravity 9.81 m/s², ground penalty 1000 N/m per node with smooth Coulomb
+//! friction μ = 0.5 (slip velocity 1 mm/s), and Warp's total mass: it gives
+//! each of the (n+1)³ grid nodes the mass of one cell at 1000 kg/m³, so the
+//! density here is 1000 · ((n+1)/n)³ kg/m³. pliant splits each cell into six
+//! tetrahedra (Freudenthal), Warp into five: the nodes and DOFs are the same.
+//!
+//! Prints, per size and as medians over `--reps` interleaved runs: wall time
+//! per simulated second, Newton iterations, factorizations, and the share of
+//! the time spent factorizing (factorizations × the median time of one
+//! factorization of the final Hessian, timed separately). Writes the final
+//! node positions to `target/fem_block/pliant_n{n}.csv` (z up, grid order
+//! x fastest, then y, then z) for `benches/warp/compare.py`.
+//!
+//! `cargo bench --bench fem_block [-- 5 10 20 40] [--reps 3] [--seconds 0.99] [--dt 0.033] [--default-newton] [--tol N] [--pcg | --no-pcg]`
+//!
+//! The default step is pliant's usual one, the cable paper's h = 0.033 s
+//! (30 steps per simulated second); `--dt 0.01` is the finer alternative.
+//!
+//! `cargo bench --bench fem_block -- --orderings 5 10 20 40` compares the
+//! fill-reducing orderings (AMD, nested dissection) on the block's Hessian.
+
+use pliant::core::assembly::Assembler;
+use pliant::core::linsolve::{LinearSolver, Ordering};
+use pliant::core::{
+    Directions, EvalState, Integrator, Model, ModelBuilder, NewtonSettings, Simulator,
+};
+use pliant::environment::{Friction, Gravity, Ground, NormalLaw};
+use pliant::fem::{Material, TetMesh};
+use std::io::Write;
+use std::time::Instant;
+
+const CELL: f64 = 0.01;
+const DROP: f64 = 0.02;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn range(v: &[f64]) -> (f64, f64) {
+    v.iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        })
+}
+
+/// The block with `n` cells a side, its lowest face `DROP` above the ground.
+fn block(n: i64) -> (Model, usize) {
+    let mesh = TetMesh::from_voxel_boxes(&[([0, 0, 0], [n, n, n])], CELL, [0.0, 0.0, DROP])
+        .expect("a box mesh");
+    let mut b = ModelBuilder::new(3).expect("3-D");
+    // Warp's add_soft_grid gives each of the (n+1)³ grid nodes the mass of
+    // one cell; the same total mass here.
+    let rho = 1000.0 * ((n + 1) as f64 / n as f64).powi(3);
+    mesh.add_to(
+        &mut b,
+        rho,
+        Material::Constant {
+            youngs_modulus: 75.5e3,
+            poisson_ratio: 0.459,
+        },
+    )
+    .expect("the block");
+    b.add(Gravity::new(&[0.0, 0.0, -9.81]));
+    let mut ground = Ground::new(
+        &[0.0; 3],
+        &[0.0, 0.0, 1.0],
+        NormalLaw::Quadratic {
+            stiffness: 1000.0,
+            smoothing: 1e-4,
+        },
+        Some(Friction::SmoothCoulomb {
+            mu: 0.5,
+            mu_axis: None,
+            slip_velocity: 1e-3,
+        }),
+    );
+    ground.nodes = Some(mesh.boundary_nodes());
+    b.add(ground);
+    (b.build().expect("the model"), mesh.tets.len())
+}
+
+struct Run {
+    wall: f64,
+    iterations: usize,
+    factorizations: usize,
+    pcg: usize,
+    factor_share: f64,
+    final_q: Vec<f64>,
+}
+
+/// One timed simulation; then the bare factorization time of the final
+/// Hessian (median of 3) for the solver share.
+fn run(n: i64, seconds: f64, dt: f64, newton: NewtonSettings) -> (Run, usize, usize) {
+    let (model, tets) = block(n);
+    let dofs = model.n_dofs();
+    let steps = (seconds / dt).round() as usize;
+    let mut sim = Simulator::new(model, Integrator::Bdf1, dt, newton).expect("simulator");
+    let t = Instant::now();
+    let (mut iterations, mut factorizations, mut pcg) = (0, 0, 0);
+    for _ in 0..steps {
+        let r = sim.step().expect("a step").newton;
+        if std::env::var_os("FEM_BLOCK_TRACE").is_some() {
+            eprintln!(
+                "step {:3}: {} iterations, {} factorizations, {} PCG, residual {:.2e} N, {} backtracks",
+                sim.steps_done(),
+                r.iterations,
+                r.factorizations,
+                r.pcg_iterations,
+                r.residual,
+                r.backtracks
+            );
+        }
+        iterations += r.iterations;
+        factorizations += r.factorizations;
+        pcg += r.pcg_iterations;
+    }
+    let wall = t.elapsed().as_secs_f64();
+    let model = sim.model();
+    let q = sim.q().to_vec();
+    let mut asm = Assembler::new(model).expect("assembler");
+    let solver = LinearSolver::new(asm.symbolic()).expect("analysis");
+    let s = EvalState {
+        q: &q,
+        q_prev: &q,
+        p: &[],
+        h: dt,
+        dt,
+        t: 0.0,
+    };
+    let diag: Vec<f64> = asm.free_dofs().iter().map(|&i| model.mass()[i]).collect();
+    let mut tf = Vec::new();
+    for _ in 0..3 {
+        let m = asm
+            .hessian(model, &s, dt * dt, &diag, false)
+            .expect("Hessian");
+        let t0 = Instant::now();
+        std::hint::black_box(solver.factor(m).expect("factor"));
+        tf.push(t0.elapsed().as_secs_f64());
+    }
+    let factor_share = (factorizations as f64 * median(tf) / wall).min(1.0);
+    (
+        Run {
+            wall,
+            iterations,
+            factorizations,
+            pcg,
+            factor_share,
+            final_q: q,
+        },
+        tets,
+        dofs,
+    )
+}
+
+/// The Hessian of the block at rest (BDF1 at `dt`), analysed with AMD and
+/// with nested dissection: factor entries and the median time of 3
+/// factorizations each, interleaved.
+fn orderings(n: i64, dt: f64) {
+    let (model, tets) = block(n);
+    let mut asm = Assembler::new(&model).expect("assembler");
+    let q = model.q0().to_vec();
+    let s = EvalState {
+        q: &q,
+        q_prev: &q,
+        p: &[],
+        h: dt,
+        dt,
+        t: 0.0,
+    };
+    let diag: Vec<f64> = asm.free_dofs().iter().map(|&i| model.mass()[i]).collect();
+    let t0 = Instant::now();
+    let amd = LinearSolver::with_ordering(asm.symbolic(), Ordering::Amd).expect("AMD");
+    let t_amd = t0.elapsed().as_secs_f64();
+    let t0 = Instant::now();
+    let nd = LinearSolver::with_ordering(asm.symbolic(), Ordering::NestedDissection).expect("ND");
+    let t_nd = t0.elapsed().as_secs_f64();
+    let auto = LinearSolver::new(asm.symbolic()).expect("auto").ordering();
+    let (mut fa, mut fn_) = (Vec::new(), Vec::new());
+    for _ in 0..3 {
+        for (solver, times) in [(&amd, &mut fa), (&nd, &mut fn_)] {
+            let m = asm
+                .hessian(&model, &s, dt * dt, &diag, false)
+                .expect("Hessian");
+            let t0 = Instant::now();
+            std::hint::black_box(solver.factor(m).expect("factor"));
+            times.push(t0.elapsed().as_secs_f64());
+        }
+    }
+    let (fa, fn_) = (median(fa), median(fn_));
+    // The chosen solver's factorization with faer's parallel kernels (two
+    // threads) and sequentially, and one triangular solve.
+    let (mut fpar, mut fseq, mut fsolve) = (Vec::new(), Vec::new(), Vec::new());
+    let threads = rayon::current_num_threads();
+    for _ in 0..3 {
+        for par in [faer::Par::rayon(threads), faer::Par::Seq] {
+            faer::set_global_parallelism(par);
+            let solver = LinearSolver::new(asm.symbolic()).expect("analysis");
+            let m = asm
+                .hessian(&model, &s, dt * dt, &diag, false)
+                .expect("Hessian");
+            let t0 = Instant::now();
+            let f = solver.factor(m).expect("factor");
+            let t = t0.elapsed().as_secs_f64();
+            if par == faer::Par::Seq {
+                fseq.push(t);
+            } else {
+                fpar.push(t);
+                let b: Vec<f64> = (0..q.len()).map(|i| (i as f64).sin()).collect();
+                let t0 = Instant::now();
+                std::hint::black_box(f.solve(&b[..asm.n_free()]));
+                fsolve.push(t0.elapsed().as_secs_f64());
+            }
+        }
+    }
+    faer::set_global_parallelism(faer::Par::rayon(threads));
+    println!(
+        "      chosen ordering: factorization {:.3} s with faer's parallel kernels ({threads} threads), {:.3} s sequential; one solve {:.2} ms",
+        median(fpar),
+        median(fseq),
+        1e3 * median(fsolve)
+    );
+    println!(
+        "{n:>3}³ cells, {tets:>7} tets, {:>7} DOFs | AMD: {:>11} factor entries, analysis {:7.3} s, factorization {:8.3} s | nested dissection: {:>11} entries ({:.2}×), analysis {:7.3} s, factorization {:8.3} s ({:.2}×) | chosen: {auto:?}",
+        q.len(),
+        amd.factor_entries(),
+        t_amd,
+        fa,
+        nd.factor_entries(),
+        nd.factor_entries() as f64 / amd.factor_entries() as f64,
+        t_nd,
+        fn_,
+        fn_ / fa,
+    );
+}
+
+fn write_final(n: i64, q: &[f64]) -> std::io::Result<()> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/fem_block");
+    std::fs::create_dir_all(&dir)?;
+    let mut f =
+        std::io::BufWriter::new(std::fs::File::create(dir.join(format!("pliant_n{n}.csv")))?);
+    writeln!(f, "x,y,z")?;
+    for p in q.chunks(3) {
+        writeln!(f, "{:.9},{:.9},{:.9}", p[0], p[1], p[2])?;
+    }
+    Ok(())
+}
+
+fn main() {
+    pliant::init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |flag: &str, default: f64| -> f64 {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .map(|v| v.parse().expect("a number"))
+            .unwrap_or(default)
+    };
+    let reps = value("--reps", 3.0) as usize;
+    let seconds = value("--seconds", 0.99);
+    let dt = value("--dt", 0.033);
+    let mut newton = if args.iter().any(|a| a == "--default-newton") {
+        NewtonSettings::default()
+    } else {
+        NewtonSettings::fast()
+    };
+    newton.abs_tol = value("--tol", newton.abs_tol);
+    if args.iter().any(|a| a == "--no-pcg") {
+        newton.directions = Directions::Direct;
+    }
+    if args.iter().any(|a| a == "--pcg") {
+        newton.directions = Directions::Pcg;
+    }
+    let mut sizes: Vec<i64> = Vec::new();
+    let mut skip = false;
+    for a in &args {
+        if skip {
+            skip = false;
+        } else if a.starts_with("--") {
+            skip = matches!(a.as_str(), "--reps" | "--seconds" | "--dt" | "--tol");
+        } else if let Ok(n) = a.parse() {
+            sizes.push(n);
+        }
+    }
+    if sizes.is_empty() {
+        sizes = vec![5, 10, 20];
+    }
+    if args.iter().any(|a| a == "--orderings") {
+        println!(
+            "orderings: the block's BDF1 Hessian at rest (dt = {dt} s), {} threads; factorization times are medians of 3, interleaved",
+            rayon::current_num_threads()
+        );
+        for &n in &sizes {
+            orderings(n, dt);
+        }
+        return;
+    }
+    println!(
+        "block drop: {seconds} s simulated at dt = {dt} s, BDF1, Newton {}, {} threads; medians of {reps} interleaved runs [range]",
+        if args.iter().any(|a| a == "--default-newton") {
+            "default"
+        } else {
+            "fast()"
+        },
+        rayon::current_num_threads()
+    );
+    let mut runs: Vec<Vec<Run>> = sizes.iter().map(|_| Vec::new()).collect();
+    let mut meta = vec![(0, 0); sizes.len()];
+    for _ in 0..reps {
+        for (k, &n) in sizes.iter().enumerate() {
+            let (r, tets, dofs) = run(n, seconds, dt, newton);
+            meta[k] = (tets, dofs);
+            runs[k].push(r);
+        }
+    }
+    for (k, &n) in sizes.iter().enumerate() {
+        let rs = &runs[k];
+        let walls: Vec<f64> = rs.iter().map(|r| r.wall / seconds).collect();
+        let (lo, hi) = range(&walls);
+        let last = rs.last().expect("a run");
+        let steps = (seconds / dt).round();
+        println!(
+            "{n:>3}³ cells: {:>7} tets, {:>7} DOFs | {:8.3} s per simulated second [{lo:.3}–{hi:.3}] | {:.2} Newton iterations, {:.2} factorizations and {:.2} PCG iterations per step | factorization {:.0}% of the time | {:.2} µs per tet-step",
+            meta[k].0,
+            meta[k].1,
+            median(walls.clone()),
+            last.iterations as f64 / steps,
+            last.factorizations as f64 / steps,
+            last.pcg as f64 / steps,
+            100.0 * median(rs.iter().map(|r| r.factor_share).collect()),
+            1e6 * median(walls) * dt / meta[k].0 as f64,
+        );
+        if let Err(e) = write_final(n, &last.final_q) {
+            eprintln!("could not write the final state of n = {n}: {e}");
+        }
+    }
+}
