@@ -80,7 +80,7 @@ pub struct LinearSolver {
 #[derive(Default)]
 struct Spare {
     values: std::sync::Mutex<Vec<Vec<f64>>>,
-    workspace: std::sync::Mutex<Option<MemBuffer>>,
+    workspace: std::sync::Mutex<Option<(faer::dyn_stack::StackReq, MemBuffer)>>,
 }
 
 impl std::fmt::Debug for Spare {
@@ -315,13 +315,12 @@ impl LinearSolver {
         let mut fresh = None;
         let buf: &mut MemBuffer = match kept.as_deref_mut() {
             Some(slot) => {
-                if slot
-                    .as_ref()
-                    .is_none_or(|b| b.len() < need.unaligned_bytes_required())
-                {
-                    *slot = Some(MemBuffer::try_new(need).map_err(|e| err(&e))?);
+                // The requirement depends on the analysis and the
+                // parallelism only: the same for every factorization.
+                if slot.as_ref().is_none_or(|(req, _)| *req != need) {
+                    *slot = Some((need, MemBuffer::try_new(need).map_err(|e| err(&e))?));
                 }
-                slot.as_mut().expect("allocated above")
+                &mut slot.as_mut().expect("allocated above").1
             }
             None => fresh.insert(MemBuffer::try_new(need).map_err(|e| err(&e))?),
         };

@@ -519,8 +519,9 @@ pub(crate) fn minimize_with(
             by_pcg = pcg(h, &g, m, target, &mut stats.pcg_iterations).ok();
             // A preconditioner this far from the Hessian costs more in
             // PCG iterations than a new factorization: take one for
-            // the next direction (or the next step's first).
-            stale = stats.pcg_iterations - before > PCG_REFRESH_ABOVE;
+            // the next direction (or the next step's first). A failed PCG
+            // solve is followed by a factorization right away instead.
+            stale = by_pcg.is_some() && stats.pcg_iterations - before > PCG_REFRESH_ABOVE;
         }
         force_factor = std::mem::take(&mut stale);
         let pcg_direction = by_pcg.is_some();

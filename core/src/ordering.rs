@@ -28,6 +28,11 @@ const METIS_SEED: i32 = 7;
 /// on it and come out different. One at a time, each reseeded.
 static METIS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// METIS (GKlib) installs its own SIGTERM and SIGABRT handlers for the
+/// duration of a call; a termination signal arriving then ends the ordering
+/// with an error (the analysis fails with a `LinearSolve` error naming
+/// METIS's status) instead of reaching the program's handler.
+///
 /// The nested-dissection ordering of the symmetric matrix whose lower
 /// triangle has the pattern `lower`: `forward[i]` is the row/column of the
 /// matrix placed at position `i`.
@@ -100,7 +105,9 @@ pub(crate) fn nested_dissection(lower: SymbolicSparseColMatRef<'_, usize>) -> Re
         )
     };
     if status != metis_sys::rstatus_et_METIS_OK {
-        return Err(err(format!("METIS_NodeND returned status {status}")));
+        return Err(err(format!(
+            "METIS_NodeND returned status {status} (-4: an error, or a signal such as SIGTERM during the call)"
+        )));
     }
     // METIS: row i of the permuted matrix is row perm[i] of the original.
     let forward: Vec<usize> = perm.iter().map(|&p| p as usize).collect();

@@ -87,7 +87,7 @@ pub struct Simulator {
     asm: Assembler,
     solver: LinearSolver,
     /// The last Newton factorization, carried to the next step when
-    /// [`NewtonSettings::reuse_below`] allows (dropped on `set_state` and
+    /// [`NewtonSettings::reuse_below`] or PCG directions use it (dropped on `set_state` and
     /// when the sparsity pattern changes, so runs stay reproducible).
     newton_factor: Option<crate::linsolve::Factor>,
     mass_free: Vec<f64>,
@@ -456,8 +456,10 @@ impl Simulator {
         // potential) or far from the solution when a contact stops the
         // motion — a block landing at 0.6 m/s is predicted a centimetre into
         // the ground, and Newton needs 2–3× more iterations from there
-        // (`cargo bench --bench fem_block`, docs/benchmarks.md). The
-        // minimizer is the same either way.
+        // (`cargo bench --bench fem_block`, docs/benchmarks.md). Either way
+        // the step ends at a stationary point meeting the same tolerance
+        // (the same one where the potential is convex; with contact or
+        // buckling another start may find another local minimum).
         let predicted = pot.value(&x);
         if form.c_m != 0.0 || !predicted.is_finite() {
             let mut previous = q0.to_vec();
