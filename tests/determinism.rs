@@ -80,7 +80,13 @@ fn fem_rollout(threads: usize, pcg: bool) -> Vec<f64> {
             },
             ..NewtonSettings::default()
         };
-        let mut sim = Simulator::new(b.build().unwrap(), Integrator::Bdf1, 0.01, newton).unwrap();
+        let model = b.build().unwrap();
+        let asm = pliant::core::assembly::Assembler::new(&model).unwrap();
+        let ordering = pliant::core::linsolve::LinearSolver::new(asm.symbolic())
+            .unwrap()
+            .ordering();
+        assert_eq!(ordering, pliant::core::linsolve::Ordering::NestedDissection);
+        let mut sim = Simulator::new(model, Integrator::Bdf1, 0.01, newton).unwrap();
         let mut all = Vec::new();
         let mut pcg_iterations = 0;
         for _ in 0..4 {

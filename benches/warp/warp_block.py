@@ -23,7 +23,7 @@ thread; kernels are compiled by Warp's bundled LLVM and cached in
 ~/.cache/warp on first use).
 
 Run (from the repository root, after `bash benches/warp/setup.sh`):
-      /tmp/warp-venv/bin/python benches/warp/warp_block.py --ns 5 10 20 --t-sim 1
+      /tmp/warp-venv/bin/python benches/warp/warp_block.py --ns 5 10 20 --t-sim 0.99
 It writes the final node positions to target/fem_block/warp_n{n}.csv in
 pliant's frame and order (z up; x fastest, then y, then z), which
 benches/warp/compare.py compares with pliant's (`cargo bench --bench fem_block`).
