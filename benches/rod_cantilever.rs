@@ -2,7 +2,8 @@
 //! rods) on the same problem, and the per-step cost against the number of
 //! edges.
 //!
-//! `cargo bench --bench rod_cantilever [-- compare scaling]`
+//! `cargo bench --bench rod_cantilever [-- compare scaling [EDGES ...]]`
+//! (`ROD_SCALING_TRACE=1` prints the Newton iterations of every timed step)
 //!
 //! *compare*: the cantilever of MAT-DiSMech §7.2 (L = 0.1 m, r = 1 mm,
 //! ρ = 1200 kg/m³, ν = 0.5, E = 200 MPa) under gravity with uniform velocity
@@ -129,11 +130,11 @@ fn compare() {
     }
 }
 
-fn scaling() {
+fn scaling(sizes: &[usize]) {
     use pliant::core::ModelBuilder;
     use pliant::environment::{Friction, Gravity, Ground, NormalLaw};
     use pliant::rod::Rod;
-    for n in [100, 1_000, 10_000] {
+    for &n in sizes {
         let mut b = ModelBuilder::new(3).unwrap();
         let nodes: Vec<usize> = (0..=n)
             .map(|k| b.add_node(&[1e-3 * k as f64, 0.0, 1.5e-3], 0.0).unwrap())
@@ -167,10 +168,18 @@ fn scaling() {
         }
         let mut per_step = Vec::new();
         let mut its = 0;
+        let mut trace = Vec::new();
         for _ in 0..20 {
             let t = Instant::now();
-            its += sim.step().unwrap().newton.iterations;
+            let r = sim.step().unwrap().newton;
+            its += r.iterations;
+            trace.push((r.iterations, format!("{:.1e}", r.residual)));
             per_step.push(t.elapsed().as_secs_f64());
+        }
+        if std::env::var_os("ROD_SCALING_TRACE").is_some() {
+            println!(
+                "{n:>6} edges: Newton iterations and final residual (N) per timed step {trace:?}"
+            );
         }
         let t = median(per_step);
         println!(
@@ -188,11 +197,20 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
+    let sizes: Vec<usize> = args.iter().filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<String> = args
+        .into_iter()
+        .filter(|a| a.parse::<usize>().is_err())
+        .collect();
     let want = |k: &str| args.is_empty() || args.iter().any(|a| a == k);
     if want("compare") {
         compare();
     }
     if want("scaling") {
-        scaling();
+        scaling(if sizes.is_empty() {
+            &[100, 1_000, 10_000]
+        } else {
+            &sizes
+        });
     }
 }

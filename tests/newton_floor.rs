@@ -62,3 +62,67 @@ fn a_residual_far_above_the_floor_still_fails() {
         other => panic!("expected a Newton failure, got {other:?}"),
     }
 }
+
+/// Newton iterations of 40 steps (h = 1 ms) of a 200-edge rod of 1 mm
+/// edges released 0.5 mm above frictional ground, its first node at
+/// `x0` (m), and the largest final residual (N).
+fn rod_on_ground(x0: f64) -> (usize, f64) {
+    use pliant::core::ModelBuilder;
+    use pliant::environment::{Friction, Gravity, Ground, NormalLaw};
+    use pliant::rod::Rod;
+    let mut b = ModelBuilder::new(3).unwrap();
+    let nodes: Vec<usize> = (0..=200)
+        .map(|k| {
+            b.add_node(&[x0 + 1e-3 * k as f64, 0.0, 1.5e-3], 0.0)
+                .unwrap()
+        })
+        .collect();
+    b.add(Rod::chain(&nodes, 1e-3, 200e6, 0.5, 1200.0));
+    b.add(Gravity::new(&[0.0, 0.0, -9.81]));
+    b.add(Ground::new(
+        &[0.0; 3],
+        &[0.0, 0.0, 1.0],
+        NormalLaw::LogExp {
+            stiffness: 1e3,
+            delta: 2e-4,
+        },
+        Some(Friction::SmoothCoulomb {
+            mu: 0.25,
+            mu_axis: None,
+            slip_velocity: 1e-3,
+        }),
+    ));
+    let mut sim = Simulator::new(
+        b.build().unwrap(),
+        Integrator::ImplicitEuler,
+        1e-3,
+        NewtonSettings::default(),
+    )
+    .unwrap();
+    let (mut its, mut worst) = (0, 0.0f64);
+    for _ in 0..40 {
+        let r = sim.step().unwrap().newton;
+        its += r.iterations;
+        worst = worst.max(r.residual);
+    }
+    (its, worst)
+}
+
+#[test]
+fn a_rod_far_from_the_origin_needs_no_extra_iterations() {
+    // 10 m from the origin, one unit in the last place of a coordinate is
+    // 1.8e-15 m, which the axial stiffness EA/ℓ = 6.3e5 N/m turns into
+    // ~1e-9 N of residual: above the default tolerance of 1e-10 N. Newton
+    // must stop there at once (the state's resolution) instead of spending
+    // iterations finding out; at the origin the tolerance is reachable.
+    let (near, near_worst) = rod_on_ground(0.0);
+    let (far, far_worst) = rod_on_ground(10.0);
+    println!("origin: {near} iterations, worst {near_worst:e} N; 10 m: {far}, {far_worst:e} N");
+    assert!(near_worst <= 2e-10, "at the origin: {near_worst:e} N");
+    // Accepted only at a force far below a node's weight (3.7e-5 N).
+    assert!(far_worst < 2e-8, "10 m away: {far_worst:e} N");
+    assert!(
+        far <= near + 2,
+        "10 m away the same fall took {far} Newton iterations against {near} at the origin"
+    );
+}
