@@ -6,7 +6,7 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- default] [lagged] [gn|lm|run]`
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [pcg] [noreuse] [gn|lm|run]`
 //! (`run`: whole 10-iteration runs from the default seed instead)
 //! (`default`: tight Newton settings instead of the gait's
 //! `NewtonSettings::fast()`; `lagged`: the cable paper's lagged quadratic
@@ -34,6 +34,12 @@ fn main() {
     let mut setup = GaitSetup::puppy_walk(false).unwrap();
     if has("default") {
         setup.newton = pliant::core::NewtonSettings::default();
+    }
+    if has("pcg") {
+        setup.newton.directions = pliant::core::Directions::Pcg;
+    }
+    if has("noreuse") {
+        setup.newton.reuse_below = 0.0;
     }
     let mut friction = pliant::gait::table_friction();
     if has("lagged") {

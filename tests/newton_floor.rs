@@ -1,7 +1,9 @@
 //! A tolerance below what `f64` resolves for the problem does not fail a
 //! run: Newton accepts a residual that stops falling at the round-off floor
 //! (with a logged warning and `NewtonStats::at_noise_floor` set), and still
-//! fails where the residual is far above that floor.
+//! fails where the residual is far above that floor. A residual within the
+//! resolution of the state is accepted at once, so a body far from the
+//! origin takes no more iterations than at it.
 
 use pliant::core::{CoreError, Integrator, NewtonSettings, Simulator};
 use pliant::rod_cantilever::RodCantilever;
@@ -118,9 +120,11 @@ fn a_rod_far_from_the_origin_needs_no_extra_iterations() {
     let (near, near_worst) = rod_on_ground(0.0);
     let (far, far_worst) = rod_on_ground(10.0);
     println!("origin: {near} iterations, worst {near_worst:e} N; 10 m: {far}, {far_worst:e} N");
-    assert!(near_worst <= 2e-10, "at the origin: {near_worst:e} N");
+    // At the origin the tolerance (1e-10 N plus 1e-9 of the step's first
+    // residual) is reachable and met.
+    assert!(near_worst <= 1.01e-10, "at the origin: {near_worst:e} N");
     // Accepted only at a force far below a node's weight (3.7e-5 N).
-    assert!(far_worst < 2e-8, "10 m away: {far_worst:e} N");
+    assert!(far_worst < 1e-8, "10 m away: {far_worst:e} N");
     assert!(
         far <= near + 2,
         "10 m away the same fall took {far} Newton iterations against {near} at the origin"
