@@ -6,8 +6,8 @@
 mod common;
 
 use common::{box_corners, box_triangles, builder};
-use pliant_core::derivcheck::{Rng, Tolerances, check};
-use pliant_core::{EnergySpec, EvalState, Model, ParamChannel};
+use pliant_core::derivcheck::{Tolerances, check_model_at_random_states};
+use pliant_core::{EnergySpec, Model, ParamChannel};
 use pliant_pneumatic::{Anchor, Cavity, Gas, Muscle, MuscleModel, PneumaticMuscles, Quantity};
 
 fn model(x: &[[f64; 3]], energy: Box<dyn EnergySpec>) -> Model {
@@ -24,32 +24,18 @@ fn check_model(m: &Model, scale: f64, label: &str) {
         fd: 2e-5,
         step: 1e-7,
     };
-    for seed in 1..=3 {
-        let mut rng = Rng::new(seed);
-        let q: Vec<f64> = m
-            .q0()
-            .iter()
-            .map(|x| x + rng.range(-scale, scale))
-            .collect();
-        let qp: Vec<f64> = q
-            .iter()
-            .map(|x| x + rng.range(-scale, scale) * 0.3)
-            .collect();
-        let p = vec![1.7e5, 0.03];
-        let s = EvalState {
-            q: &q,
-            q_prev: &qp,
-            p: &p,
-            h: 0.01,
-            dt: 0.01,
-            t: 0.0,
-        };
-        for e in m.energies() {
-            let r = check(e.as_ref(), &s, &tol);
-            eprintln!("{label} seed {seed}: {r:?}");
-            r.assert_within(&tol);
-        }
-    }
+    // Pressure 1.7 bar and 0.03 mol of gas on the channels.
+    check_model_at_random_states(
+        m,
+        &[1.7e5, 0.03],
+        scale,
+        0.3,
+        0.01,
+        1..=3,
+        &tol,
+        label,
+        |_, _| {},
+    );
 }
 
 #[test]
