@@ -49,8 +49,8 @@ pub struct NewtonSettings {
     /// A tolerance the arithmetic cannot reach does not fail a run: forces
     /// computed from positions `x` through stiffnesses `H` carry round-off
     /// of order `ε · max|H| · max|x|`. A residual within
-    /// `ε · max|H| · max|x|`, the resolution of the state itself, is
-    /// accepted at once (logged at debug level: long rods far from the
+    /// `ε · max_ij |H_ij| · max(|x_i|, |x_j|)`, the resolution of the state
+    /// itself, is accepted at once (logged at debug level: long rods far from the
     /// origin live there). When the residual is below
     /// `64 ε · max|H| · max|x| · √n` (n free DOFs) and stops falling (three
     /// iterations without halving), or the line search or the iteration
@@ -256,7 +256,8 @@ pub struct NewtonStats {
     pub residual: f64,
     /// The solve ended above the tolerance at the round-off floor of the
     /// problem (the tolerance asks for more than `f64` resolves): the
-    /// residual was within the state's resolution `ε · max|H| · max|x|`,
+    /// residual was within the state's resolution
+    /// `ε · max_ij |H_ij| · max(|x_i|, |x_j|)`,
     /// or (logged as a warning) it stopped falling within
     /// `64 ε · max|H| · max|x| · √n`, or a full Newton step no longer moved
     /// the state beyond its round-off. `false` means the tolerance was met.
@@ -315,33 +316,54 @@ pub(crate) fn noise_floor(h_max: f64, x_scale: f64, n: usize) -> f64 {
 }
 
 /// The resolution of the state, as a force (in `Φ`'s gradient units): what
-/// a relative rounding `ε` of the largest coordinate (`x_scale`) produces
-/// through the stiffest coupling (`h_max`), `ε · h_max · x_scale`. A
-/// residual below it is made of the state's own rounding, so a Newton step
-/// cannot lower it further: a 10 m rod of 1 mm edges (`EA/ℓ = 6.3·10⁵ N/m`)
-/// resolves forces to about `10⁻⁹ N`, above the default tolerance, and
-/// spent one or two iterations per step finding that out (2.9 instead of
-/// 1.6 Newton iterations per step at 10,000 edges). The solve stops there
-/// at once instead.
-pub(crate) fn state_resolution(h_max: f64, x_scale: f64) -> f64 {
-    f64::EPSILON * h_max * x_scale
+/// a relative rounding `ε` of the coordinates produces through the
+/// couplings between them, `ε · max_ij |H_ij| · max(|x_i|, |x_j|)` over the
+/// stored entries of the Hessian `h` (lower triangle over the free DOFs
+/// `free` of `x`). A residual below it is made of the state's own rounding,
+/// so a Newton step cannot lower it further: a 10 m rod of 1 mm edges
+/// (`EA/ℓ = 6.3·10⁵ N/m`) resolves forces to about `10⁻⁹ N`, above the
+/// default tolerance, and spent one or two iterations per step finding that
+/// out (2.9 instead of 1.6 Newton iterations per step at 10,000 edges). The
+/// solve stops there at once instead. Each coupling is weighed with the
+/// coordinates it couples, so a stiff contact acting on small coordinates
+/// does not lend its stiffness to large, soft ones.
+pub(crate) fn state_resolution(
+    h: SparseColMatRef<'_, usize, f64>,
+    x: &[f64],
+    free: &[usize],
+) -> f64 {
+    let (cp, ri, v) = (h.symbolic().col_ptr(), h.symbolic().row_idx(), h.val());
+    let mut worst = 0.0f64;
+    for (j, &dj) in free.iter().enumerate().take(h.ncols()) {
+        let xj = x[dj].abs();
+        for k in cp[j]..cp[j + 1] {
+            worst = worst.max(v[k].abs() * xj.max(x[free[ri[k]]].abs()));
+        }
+    }
+    f64::EPSILON * worst
 }
 
 /// Factorizes the Hessian following `strategy` (see [`HessianStrategy`]);
-/// `last_shift` carries the last successful diagonal shift between iterations.
+/// `last_shift` carries the last successful diagonal shift between
+/// iterations; `h_max` and `resolution` (see [`state_resolution`]) are
+/// those of the exact (or projected) Hessian.
+#[allow(clippy::too_many_arguments)]
 fn direction_factor(
     pot: &mut dyn Potential,
     x: &[f64],
+    free: &[usize],
     solver: &LinearSolver,
     strategy: HessianStrategy,
     last_shift: &mut f64,
     stats: &mut NewtonStats,
     h_max: &mut f64,
+    resolution: &mut f64,
 ) -> std::result::Result<Factor, String> {
     let mut h = pot
         .hessian(x, strategy == HessianStrategy::Project)
         .map_err(|e| e.to_string())?;
     *h_max = h.val().iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    *resolution = state_resolution(h, x, free);
     if let Ok(f) = solver.factor(h) {
         return Ok(f);
     }
@@ -503,7 +525,7 @@ pub(crate) fn minimize_with(
         // Within the state's own resolution no step can lower the residual.
         if stats.residual <= resolution {
             log::debug!(
-                "Newton accepted a residual of {:.3e} N above the tolerance {tol:.3e} N: it is within the resolution of the state ({resolution:.3e} N, one unit in the last place of the largest coordinates through the stiffest coupling)",
+                "Newton accepted a residual of {:.3e} N above the tolerance {tol:.3e} N: it is within the resolution of the state ({resolution:.3e} N, the rounding of the coordinates through their couplings)",
                 stats.residual
             );
             stats.at_noise_floor = true;
@@ -543,7 +565,7 @@ pub(crate) fn minimize_with(
             h_max = h.val().iter().fold(0.0f64, |m, v| m.max(v.abs()));
             let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
             floor = noise_floor(h_max, x_scale, g.len()) * fscale;
-            resolution = state_resolution(h_max, x_scale) * fscale;
+            resolution = state_resolution(h, x, free) * fscale;
             // No need to solve beyond what the tolerance asks.
             let target = (eta * inf_norm(&g)).max(0.25 * tol / fscale);
             let before = stats.pcg_iterations;
@@ -561,18 +583,20 @@ pub(crate) fn minimize_with(
                 direction_factor(
                     pot,
                     x,
+                    free,
                     solver,
                     settings.hessian,
                     &mut last_shift,
                     &mut stats,
                     &mut h_max,
+                    &mut resolution,
                 )
                 .map_err(|r| fail(stats, r))?,
             );
             stats.factorizations += 1;
             let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
             floor = noise_floor(h_max, x_scale, g.len()) * fscale;
-            resolution = state_resolution(h_max, x_scale) * fscale;
+            resolution *= fscale;
         }
         let mut d = match by_pcg {
             Some(d) => d,
