@@ -326,7 +326,9 @@ pub(crate) fn noise_floor(h_max: f64, x_scale: f64, n: usize) -> f64 {
 /// out (2.9 instead of 1.6 Newton iterations per step at 10,000 edges). The
 /// solve stops there at once instead. Each coupling is weighed with the
 /// coordinates it couples, so a stiff contact acting on small coordinates
-/// does not lend its stiffness to large, soft ones.
+/// does not lend its stiffness to large, soft ones. The solve trusts it
+/// only for the iterate right after the Hessian it came from, not across
+/// reused factorizations.
 pub(crate) fn state_resolution(
     h: SparseColMatRef<'_, usize, f64>,
     x: &[f64],
@@ -514,6 +516,9 @@ pub(crate) fn minimize_with(
     let mut h_max = 0.0;
     let mut floor = 0.0;
     let mut resolution = 0.0;
+    // The iteration whose Hessian gave `resolution`: it is trusted only for
+    // the iterate right after (not across reused factorizations).
+    let mut resolution_at: Option<usize> = None;
     let (mut best, mut stalled) = (r0, 0usize);
     loop {
         if stats.residual <= tol {
@@ -522,8 +527,9 @@ pub(crate) fn minimize_with(
             }
             return Ok(stats);
         }
-        // Within the state's own resolution no step can lower the residual.
-        if stats.residual <= resolution {
+        // Within the state's own resolution no step can lower the residual
+        // (judged with the Hessian of the previous iterate).
+        if resolution_at.map(|k| k + 1) == Some(stats.iterations) && stats.residual <= resolution {
             log::debug!(
                 "Newton accepted a residual of {:.3e} N above the tolerance {tol:.3e} N: it is within the resolution of the state ({resolution:.3e} N, the rounding of the coordinates through their couplings)",
                 stats.residual
@@ -566,6 +572,7 @@ pub(crate) fn minimize_with(
             let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
             floor = noise_floor(h_max, x_scale, g.len()) * fscale;
             resolution = state_resolution(h, x, free) * fscale;
+            resolution_at = Some(stats.iterations);
             // No need to solve beyond what the tolerance asks.
             let target = (eta * inf_norm(&g)).max(0.25 * tol / fscale);
             let before = stats.pcg_iterations;
@@ -597,6 +604,7 @@ pub(crate) fn minimize_with(
             let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
             floor = noise_floor(h_max, x_scale, g.len()) * fscale;
             resolution *= fscale;
+            resolution_at = Some(stats.iterations);
         }
         let mut d = match by_pcg {
             Some(d) => d,
