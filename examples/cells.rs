@@ -27,7 +27,7 @@
 
 use anyhow::Context;
 use pliant::cells::CellContactEnergy;
-use pliant::core::{Integrator, Simulator};
+use pliant::core::{Energy, Integrator, Simulator};
 use pliant::soft_cells::force_deflection::{force_deflection, stiffness};
 use pliant::soft_cells::scenes::bounce;
 use pliant::soft_cells::stack::{grid, stack};
@@ -518,8 +518,8 @@ fn bench(ns: &[usize], settle: f64, steps: usize) -> anyhow::Result<()> {
         rayon::current_num_threads()
     );
     println!(
-        "{:>6} {:>7} {:>8} {:>9} {:>12} {:>10} {:>10}",
-        "cells", "grid", "build_s", "ms/step", "ms/cell-step", "newton/st", "search%"
+        "{:>6} {:>7} {:>8} {:>9} {:>12} {:>10} {:>10} {:>8}",
+        "cells", "grid", "build_s", "ms/step", "ms/cell-step", "newton/st", "search%", "pairs"
     );
     for &n in ns {
         let t0 = Instant::now();
@@ -547,13 +547,18 @@ fn bench(ns: &[usize], settle: f64, steps: usize) -> anyhow::Result<()> {
             .map_or(0.0, |c| c.search_time())
             - search0;
         let (rows, cols) = grid(n, 3);
+        let pairs = sim
+            .model()
+            .energies_of::<CellContactEnergy>()
+            .first()
+            .map_or(0, |c| c.elements().len());
         println!(
-            "{n:>6} {:>7} {build:>8.2} {:>9.2} {:>12.4} {:>10.2} {:>9.1}%",
+            "{n:>6} {:>7} {build:>8.2} {:>9.2} {:>12.4} {:>10.2} {:>9.1}% {pairs:>8}",
             format!("{rows}x{cols}"),
             1e3 * wall / steps as f64,
             1e3 * wall / (steps * n) as f64,
             iters as f64 / steps as f64,
-            100.0 * search / wall
+            100.0 * search / wall,
         );
     }
     Ok(())

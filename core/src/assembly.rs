@@ -10,7 +10,7 @@
 //! pattern is built). Nothing depends on scheduling, so results are bitwise
 //! identical for any number of threads.
 
-use crate::element::{Block, NO_PARAM};
+use crate::element::{Block, NO_PARAM, SplitHessian};
 use crate::error::{CoreError, Result};
 use crate::model::Model;
 use crate::parallel::PAR_MIN_LEN;
@@ -32,6 +32,40 @@ struct Span {
     dof_off: usize,
     /// Offset of this energy's Hessian blocks in `hess`.
     hess_off: usize,
+    /// The split form of its Hessian blocks, if it gives one.
+    split: Option<SplitHessian>,
+    /// Offset of its rank-one data in `rank_one`.
+    rank_off: usize,
+}
+
+impl Span {
+    /// Hessian values per element in `hess`.
+    fn hess_stride(&self) -> usize {
+        self.split
+            .as_ref()
+            .map_or(self.ns * self.ns, |s| s.entries.len())
+    }
+    /// Rank-one values per element in `rank_one`.
+    fn rank_stride(&self) -> usize {
+        self.split
+            .as_ref()
+            .map_or(0, |s| s.rank_one_stride(self.ns))
+    }
+}
+
+/// The rank-one terms kept out of the factorization, one extra unknown
+/// each (see [`SplitHessian`]): term `k` is row `n_free + k` of the
+/// assembled matrix.
+#[derive(Debug, Clone, Default)]
+struct Aux {
+    /// For each term, the index in `rank_one` of its weight `w` (its
+    /// vector follows).
+    weight: Vec<usize>,
+    /// For each term, the matrix entry of its diagonal.
+    diag: Vec<usize>,
+    /// For each off-diagonal entry: its term, the stencil position of the
+    /// DOF, and the matrix entry it fills.
+    entries: Vec<(usize, usize, usize)>,
 }
 
 /// Assembles energy, gradient and Hessian of a model's energies.
@@ -43,6 +77,10 @@ pub struct Assembler {
     dofs: Vec<usize>,
     grad: Vec<f64>,
     hess: Vec<f64>,
+    /// Rank-one data of the split energies.
+    rank_one: Vec<f64>,
+    /// The rank-one terms' extra unknowns.
+    aux: Aux,
     /// For each element slot, the index in `hess` it reads.
     slots: Vec<usize>,
     /// For each slot, the entry of `matrix` it adds to; the last `n_free`
@@ -70,8 +108,8 @@ impl Assembler {
         }
         let mut spans = Vec::with_capacity(model.energies().len());
         let mut dofs = Vec::new();
-        let mut hess_len = 0;
-        for e in model.energies() {
+        let (mut hess_len, mut rank_len) = (0, 0);
+        for (k, e) in model.energies().iter().enumerate() {
             let set = e.elements();
             let (n_el, ns, np) = (set.len(), set.stencil_size(), set.param_size());
             let dof_off = dofs.len();
@@ -79,41 +117,101 @@ impl Assembler {
             for i in 0..n_el {
                 set.dofs(i, &mut dofs[dof_off + i * ns..dof_off + (i + 1) * ns]);
             }
-            spans.push(Span {
+            let split = set.split_hessian().cloned();
+            if let Some(sh) = &split
+                && let Some(&(a, b)) = sh.entries.iter().find(|(a, b)| *a >= ns || *b >= ns)
+            {
+                return Err(CoreError::LinearSolve {
+                    what: "assembly pattern",
+                    detail: format!(
+                        "{} declares Hessian entry ({a}, {b}) outside its stencil of {ns} DOFs",
+                        model.describe_energy(k)
+                    ),
+                });
+            }
+            let span = Span {
                 n_el,
                 ns,
                 np,
                 dof_off,
                 hess_off: hess_len,
-            });
-            hess_len += n_el * ns * ns;
+                split,
+                rank_off: rank_len,
+            };
+            hess_len += n_el * span.hess_stride();
+            rank_len += n_el * span.rank_stride();
+            spans.push(span);
         }
+        let nf = free_dofs.len();
         let mut pairs = Vec::new();
         let mut slots = Vec::new();
+        // (term, stencil position, index of its pair) of the rank-one terms.
+        let mut aux_pairs = Vec::new();
+        let mut aux_weight = Vec::new();
         for sp in &spans {
+            let stride = sp.hess_stride();
             for i in 0..sp.n_el {
                 let d = &dofs[sp.dof_off + i * sp.ns..sp.dof_off + (i + 1) * sp.ns];
-                for (a, &da) in d.iter().enumerate() {
-                    let fa = free_of[da];
-                    if fa == NOT_FREE {
-                        continue;
-                    }
-                    for (b, &db) in d.iter().enumerate() {
-                        let fb = free_of[db];
-                        if fb == NOT_FREE || fa < fb {
-                            continue;
-                        }
+                let mut slot = |a: usize, b: usize, at: usize| {
+                    let (fa, fb) = (free_of[d[a]], free_of[d[b]]);
+                    if fa != NOT_FREE && fb != NOT_FREE && fa >= fb {
                         pairs.push(Pair::new(fa, fb));
-                        slots.push(sp.hess_off + (i * sp.ns + a) * sp.ns + b);
+                        slots.push(sp.hess_off + i * stride + at);
+                    }
+                };
+                match &sp.split {
+                    None => {
+                        for a in 0..sp.ns {
+                            for b in 0..sp.ns {
+                                slot(a, b, a * sp.ns + b);
+                            }
+                        }
+                    }
+                    Some(sh) => {
+                        for (at, &(a, b)) in sh.entries.iter().enumerate() {
+                            slot(a, b, at);
+                        }
+                        for r in 0..sh.rank {
+                            let term = aux_weight.len();
+                            let w = sp.rank_off + i * sp.rank_stride() + r * (1 + sp.ns);
+                            aux_weight.push(w);
+                            for (a, &da) in d.iter().enumerate() {
+                                if free_of[da] != NOT_FREE {
+                                    aux_pairs.push((term, a, pairs.len()));
+                                    pairs.push(Pair::new(nf + term, free_of[da]));
+                                }
+                            }
+                        }
                     }
                 }
             }
         }
-        let nf = free_dofs.len();
-        for f in 0..nf {
+        let n_aux = aux_weight.len();
+        let diag_at = pairs.len();
+        for f in 0..nf + n_aux {
             pairs.push(Pair::new(f, f));
         }
-        let (symbolic, dest) = crate::sparse::pattern_of(nf, &pairs)?;
+        let (symbolic, mut dest) = crate::sparse::pattern_of(nf + n_aux, &pairs)?;
+        // The slots read from `hess` come first in `dest`, then the
+        // diagonal; the rank-one entries are moved out into `aux`.
+        let aux = Aux {
+            diag: dest[diag_at + nf..].to_vec(),
+            entries: aux_pairs
+                .iter()
+                .map(|&(term, a, at)| (term, a, dest[at]))
+                .collect(),
+            weight: aux_weight,
+        };
+        let keep: Vec<bool> = {
+            let mut k = vec![true; pairs.len()];
+            for &(_, _, at) in &aux_pairs {
+                k[at] = false;
+            }
+            k
+        };
+        let mut it = keep.iter();
+        dest.retain(|_| *it.next().expect("one flag per pair"));
+        dest.truncate(slots.len() + nf);
         let nnz = symbolic.row_idx().len();
         let matrix = SparseColMat::new(symbolic, vec![0.0; nnz]);
         let grad_len = spans.iter().map(|s| s.n_el * s.ns).sum();
@@ -124,6 +222,8 @@ impl Assembler {
             dofs,
             grad: vec![0.0; grad_len],
             hess: vec![0.0; hess_len],
+            rank_one: vec![0.0; rank_len],
+            aux,
             slots,
             dest,
             matrix,
@@ -163,7 +263,8 @@ impl Assembler {
     pub fn nnz(&self) -> usize {
         self.matrix.compute_nnz()
     }
-    /// Symbolic structure of the assembled Hessian (lower triangle).
+    /// Symbolic structure of the assembled Hessian (lower triangle; with
+    /// [`Assembler::n_aux`] extra rows for split energies' rank-one terms).
     pub fn symbolic(&self) -> SymbolicSparseColMatRef<'_, usize> {
         self.matrix.symbolic()
     }
@@ -192,10 +293,17 @@ impl Assembler {
     /// non-finite entry is an error naming the energy and element.
     fn fill_hessian_blocks(&mut self, model: &Model, s: &EvalState, project: bool) -> Result<()> {
         for (k, (e, sp)) in model.energies().iter().zip(&self.spans).enumerate() {
-            let len = sp.n_el * sp.ns * sp.ns;
-            let blocks = &mut self.hess[sp.hess_off..sp.hess_off + len];
-            e.elements().blocks(s, Block::Hessian, blocks);
-            finite(blocks, Block::Hessian, model, k, sp.ns * sp.ns)?;
+            let stride = sp.hess_stride();
+            let blocks = &mut self.hess[sp.hess_off..sp.hess_off + sp.n_el * stride];
+            if sp.split.is_some() {
+                let rs = sp.rank_stride();
+                let rank = &mut self.rank_one[sp.rank_off..sp.rank_off + sp.n_el * rs];
+                e.elements().split_blocks(s, blocks, rank);
+                finite(rank, Block::Hessian, model, k, rs)?;
+            } else {
+                e.elements().blocks(s, Block::Hessian, blocks);
+            }
+            finite(blocks, Block::Hessian, model, k, stride)?;
         }
         if project {
             self.project_blocks();
@@ -203,8 +311,11 @@ impl Assembler {
         Ok(())
     }
 
+    /// Projects the dense blocks; split blocks are left as they are (their
+    /// rank-one terms are positive semidefinite when `w ≥ 0`, and a
+    /// projection of the whole block would make it dense again).
     fn project_blocks(&mut self) {
-        for sp in &self.spans {
+        for sp in self.spans.iter().filter(|sp| sp.split.is_none()) {
             let (ns, len) = (sp.ns, sp.n_el * sp.ns * sp.ns);
             let blocks = &mut self.hess[sp.hess_off..sp.hess_off + len];
             if sp.n_el < PAR_MIN_LEN {
@@ -231,7 +342,28 @@ impl Assembler {
         for (&d, &v) in self.dest[ne..].iter().zip(diag) {
             vals[d] += v;
         }
+        // Term k of `scale · w u uᵀ` as its column `√(scale |w|) u` and the
+        // diagonal `−sign w` (see `SplitHessian`).
+        let (aux, rank_one) = (&self.aux, &self.rank_one);
+        for (&w_at, &d) in aux.weight.iter().zip(&aux.diag) {
+            vals[d] = if scale * rank_one[w_at] < 0.0 {
+                1.0
+            } else {
+                -1.0
+            };
+        }
+        for &(term, a, d) in &aux.entries {
+            let w_at = aux.weight[term];
+            vals[d] = (scale * rank_one[w_at]).abs().sqrt() * rank_one[w_at + 1 + a];
+        }
         self.matrix.as_ref()
+    }
+
+    /// Number of rank-one terms kept out of the factorization: the
+    /// assembled matrix has `n_free + n_aux` rows (see [`SplitHessian`]),
+    /// and the Hessian is its Schur complement on the first `n_free`.
+    pub fn n_aux(&self) -> usize {
+        self.aux.weight.len()
     }
 
     /// Projects the element blocks of the last [`Assembler::hessian`] onto the
@@ -243,6 +375,9 @@ impl Assembler {
 
     /// Assembles the lower triangle of `scale · ∇²E + diag(diag)` over the
     /// free DOFs (`diag` has one entry per free DOF, e.g. `M` for inertia).
+    /// With split energies the matrix is the augmented one (see
+    /// [`Assembler::n_aux`]); [`crate::linsolve::LinearSolver`] solves with
+    /// it as with the Hessian itself.
     pub fn hessian(
         &mut self,
         model: &Model,
@@ -280,13 +415,33 @@ impl Assembler {
     /// scaled by `scale`, as full-matrix triplets — without re-evaluating.
     pub fn last_hessian_triplets(&self, scale: f64, t: &mut Vec<Triplet<usize, usize, f64>>) {
         for sp in &self.spans {
+            let stride = sp.hess_stride();
             for i in 0..sp.n_el {
                 let d = &self.dofs[sp.dof_off + i * sp.ns..sp.dof_off + (i + 1) * sp.ns];
-                for a in 0..sp.ns {
-                    for b in 0..sp.ns {
-                        let v = self.hess[sp.hess_off + (i * sp.ns + a) * sp.ns + b];
-                        if v != 0.0 {
-                            t.push(Triplet::new(d[a], d[b], scale * v));
+                let block = &self.hess[sp.hess_off + i * stride..sp.hess_off + (i + 1) * stride];
+                let mut push = |a: usize, b: usize, v: f64| {
+                    if v != 0.0 {
+                        t.push(Triplet::new(d[a], d[b], scale * v));
+                    }
+                };
+                let Some(sh) = &sp.split else {
+                    for a in 0..sp.ns {
+                        for b in 0..sp.ns {
+                            push(a, b, block[a * sp.ns + b]);
+                        }
+                    }
+                    continue;
+                };
+                for (&(a, b), &v) in sh.entries.iter().zip(block) {
+                    push(a, b, v);
+                }
+                let rs = sp.rank_stride();
+                let data = &self.rank_one[sp.rank_off + i * rs..sp.rank_off + (i + 1) * rs];
+                for term in data.chunks_exact(1 + sp.ns) {
+                    let (w, u) = (term[0], &term[1..]);
+                    for (a, ua) in u.iter().enumerate() {
+                        for (b, ub) in u.iter().enumerate() {
+                            push(a, b, w * ua * ub);
                         }
                     }
                 }

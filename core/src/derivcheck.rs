@@ -34,6 +34,10 @@ pub struct CheckReport {
     pub param_vs_fd: f64,
     /// Parameter gradient vs central differences of the value in `p`.
     pub param_gradient_vs_fd: f64,
+    /// The split Hessian (sparse part plus rank-one terms, see
+    /// [`crate::SplitHessian`]) vs the energy's dense Hessian; 0 for an
+    /// energy without a split form.
+    pub split_vs_hessian: f64,
 }
 
 /// Tolerances for [`check`].
@@ -69,6 +73,7 @@ impl CheckReport {
                 "parameter gradient vs fallback",
                 self.param_gradient_vs_fallback,
             ),
+            ("split Hessian vs Hessian", self.split_vs_hessian),
         ];
         let fd = [
             ("gradient vs FD", self.gradient_vs_fd),
@@ -211,6 +216,24 @@ pub fn check(energy: &dyn Energy, s: &EvalState, tol: &Tolerances) -> CheckRepor
     let pb_fb = fallback(Block::Param);
     let pg = mine(Block::ParamGradient);
     let pg_fb = fallback(Block::ParamGradient);
+    let split = set.split_hessian().map_or(0.0, |sh| {
+        let ns = set.stencil_size();
+        let mut sparse = vec![0.0; set.len() * sh.entries.len()];
+        let mut rank_one = vec![0.0; set.len() * sh.rank_one_stride(ns)];
+        set.split_blocks(s, &mut sparse, &mut rank_one);
+        let hs = dense(set, Block::Hessian, n, np, &|b| {
+            b.fill(0.0);
+            for e in 0..set.len() {
+                sh.add_to_dense(
+                    ns,
+                    &sparse[e * sh.entries.len()..(e + 1) * sh.entries.len()],
+                    &rank_one[e * sh.rank_one_stride(ns)..(e + 1) * sh.rank_one_stride(ns)],
+                    &mut b[e * ns * ns..(e + 1) * ns * ns],
+                );
+            }
+        });
+        rel(&hs, &hm)
+    });
 
     // Only DOFs that appear in some stencil can have non-zero derivatives.
     let mut active: Vec<usize> = stencils(set);
@@ -276,6 +299,7 @@ pub fn check(energy: &dyn Energy, s: &EvalState, tol: &Tolerances) -> CheckRepor
         history_vs_fd: rel(&hist, &hist_fd),
         param_vs_fd: rel(&pb, &p_fd),
         param_gradient_vs_fd: rel(&pg, &pg_fd),
+        split_vs_hessian: split,
     }
 }
 

@@ -70,7 +70,9 @@ mod state;
 pub mod timing;
 pub mod vec3;
 
-pub use element::{Block, Element, ElementList, ElementSet, Elements, Local, Stencil};
+pub use element::{
+    Block, Element, ElementList, ElementSet, Elements, Local, SplitHessian, Stencil,
+};
 pub use energy::{CarriedTransition, Energy};
 pub use error::{CoreError, Invalid, Result};
 pub use integrator::Integrator;

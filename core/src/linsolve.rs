@@ -25,11 +25,12 @@
 
 use crate::error::{CoreError, Result};
 use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::linalg::cholesky::ldlt::factor::LdltRegularization;
 use faer::perm::PermRef;
 use faer::sparse::linalg::SupernodalThreshold;
 use faer::sparse::linalg::cholesky::{
-    CholeskySymbolicParams, LltRef, SymbolicCholesky, SymbolicCholeskyRaw, SymmetricOrdering,
-    factorize_symbolic_cholesky,
+    CholeskySymbolicParams, LdltRef, LltRef, SymbolicCholesky, SymbolicCholeskyRaw,
+    SymmetricOrdering, factorize_symbolic_cholesky, simplicial, supernodal,
 };
 use faer::sparse::{Pair, SparseColMatRef, SymbolicSparseColMat, SymbolicSparseColMatRef};
 use faer::{Conj, Mat, MatMut, MatRef, Par, Side};
@@ -121,6 +122,9 @@ struct Permuted {
     /// `A`'s pattern (to check that a matrix has it).
     col_ptr: Vec<usize>,
     row_idx: Vec<usize>,
+    /// The last `n_aux` rows of `A` are the extra unknowns of rank-one
+    /// terms (see [`LinearSolver::new_augmented`]).
+    n_aux: usize,
 }
 
 /// A numeric `LLᵀ` factorization of a symmetric positive definite matrix.
@@ -144,7 +148,31 @@ impl LinearSolver {
     /// tree), choosing the ordering whose factor has fewer entries: AMD, or
     /// for systems of at least 2,000 unknowns also nested dissection.
     pub fn new(pattern: SymbolicSparseColMatRef<'_, usize>) -> Result<Self> {
-        Self::analyse(pattern, None)
+        Self::analyse(pattern, None, 0)
+    }
+    /// Analyses the pattern of an augmented matrix
+    /// `A = [H_s  V; Vᵀ  D]` whose last `n_aux` rows and columns are extra
+    /// unknowns with a diagonal `D` of `±1` (the rank-one terms of
+    /// [`crate::SplitHessian`] energies, as the assembler writes them).
+    /// Its factorizations are `LDLᵀ` and succeed when the Schur complement
+    /// `H = H_s − V D⁻¹ Vᵀ` is positive definite (every pivot has the sign
+    /// of its diagonal: `H_s` positive definite is enough, by the
+    /// quasi-definite theorem); [`Factor::solve`] of a right-hand side of
+    /// `H`'s size solves with `H`.
+    pub fn new_augmented(
+        pattern: SymbolicSparseColMatRef<'_, usize>,
+        n_aux: usize,
+    ) -> Result<Self> {
+        if n_aux > pattern.ncols() {
+            return Err(CoreError::LinearSolve {
+                what: "symbolic Cholesky",
+                detail: format!(
+                    "{n_aux} extra unknowns in a {0}×{0} pattern",
+                    pattern.ncols()
+                ),
+            });
+        }
+        Self::analyse(pattern, None, n_aux)
     }
     /// Analyses `pattern` with the given ordering (for comparisons; [`new`]
     /// chooses).
@@ -154,11 +182,12 @@ impl LinearSolver {
         pattern: SymbolicSparseColMatRef<'_, usize>,
         ordering: Ordering,
     ) -> Result<Self> {
-        Self::analyse(pattern, Some(ordering))
+        Self::analyse(pattern, Some(ordering), 0)
     }
     fn analyse(
         pattern: SymbolicSparseColMatRef<'_, usize>,
         only: Option<Ordering>,
+        n_aux: usize,
     ) -> Result<Self> {
         let err = |e| CoreError::LinearSolve {
             what: "symbolic Cholesky",
@@ -263,6 +292,7 @@ impl LinearSolver {
                 entry_of,
                 col_ptr: cp.to_vec(),
                 row_idx: ri.to_vec(),
+                n_aux,
             }),
             par,
             ordering,
@@ -309,9 +339,13 @@ impl LinearSolver {
         };
         let mut values = self.spare.take_values(self.symbolic.len_val());
         let mut kept = self.spare.workspace.try_lock().ok();
-        let need = self
-            .symbolic
-            .factorize_numeric_llt_scratch::<f64>(self.par, Default::default());
+        let need = if pm.n_aux == 0 {
+            self.symbolic
+                .factorize_numeric_llt_scratch::<f64>(self.par, Default::default())
+        } else {
+            self.symbolic
+                .factorize_numeric_ldlt_scratch::<f64>(self.par, Default::default())
+        };
         let mut fresh = None;
         let buf: &mut MemBuffer = match kept.as_deref_mut() {
             Some(slot) => {
@@ -324,18 +358,25 @@ impl LinearSolver {
             }
             None => fresh.insert(MemBuffer::try_new(need).map_err(|e| err(&e))?),
         };
-        let done = self.symbolic.factorize_numeric_llt(
-            &mut values,
-            pa,
-            pm.side,
-            Default::default(),
-            self.par,
-            MemStack::new(buf),
-            Default::default(),
-        );
+        let done = if pm.n_aux == 0 {
+            self.symbolic
+                .factorize_numeric_llt(
+                    &mut values,
+                    pa,
+                    pm.side,
+                    Default::default(),
+                    self.par,
+                    MemStack::new(buf),
+                    Default::default(),
+                )
+                .map(|_| ())
+                .map_err(|e| err(&e))
+        } else {
+            self.factor_ldlt(a, pa, &mut values, MemStack::new(buf))
+        };
         if let Err(e) = done {
             self.spare.give_values(values);
-            return Err(err(&e));
+            return Err(e);
         }
         Ok(Factor {
             symbolic: self.symbolic.clone(),
@@ -347,41 +388,146 @@ impl LinearSolver {
     }
 }
 
+impl LinearSolver {
+    /// `LDLᵀ` of the permuted augmented matrix `pa` (the original `a`
+    /// gives the signs of the extra unknowns' diagonal), without pivoting.
+    /// By Sylvester's law of inertia `D` has as many negative entries as
+    /// the augmented matrix has negative eigenvalues: the extra unknowns
+    /// whose diagonal is `−1` (rank-one terms with `w > 0`) plus those of
+    /// the Hessian (the Schur complement). So the Hessian is positive
+    /// definite exactly when `D` has no zero entry and exactly that many
+    /// negative ones; otherwise this is reported like a failed Cholesky.
+    /// (When the sparse part `H_s` is itself positive definite every
+    /// pivot has the sign of its row — the matrix is quasi-definite — but
+    /// a positive definite Hessian does not need it: a gas's `f′(V) ∇²V`
+    /// may make `H_s` indefinite.)
+    fn factor_ldlt(
+        &self,
+        a: SparseColMatRef<'_, usize, f64>,
+        pa: SparseColMatRef<'_, usize, f64>,
+        values: &mut [f64],
+        stack: &mut MemStack,
+    ) -> Result<()> {
+        let pm = &self.permuted;
+        let n = pm.forward.len();
+        let (cp, v) = (a.symbolic().col_ptr(), a.val());
+        // Column `j ≥ n − n_aux` of the lower triangle holds its diagonal only.
+        let expected = (n - pm.n_aux..n).filter(|&j| v[cp[j]] < 0.0).count();
+        let regularization = LdltRegularization {
+            dynamic_regularization_signs: None,
+            dynamic_regularization_delta: 0.0,
+            dynamic_regularization_epsilon: 0.0,
+        };
+        let err = |detail: String| CoreError::LinearSolve {
+            what: "numeric LDLᵀ",
+            detail,
+        };
+        let negative = match self.symbolic.raw() {
+            SymbolicCholeskyRaw::Simplicial(sym) => {
+                simplicial::factorize_simplicial_numeric_ldlt(
+                    values,
+                    pa,
+                    regularization,
+                    sym,
+                    stack,
+                )
+                .map_err(|e| err(format!("not positive definite (singular): {e:?}")))?;
+                let lcp = sym.col_ptr();
+                (0..n).filter(|&j| values[lcp[j]] < 0.0).count()
+            }
+            SymbolicCholeskyRaw::Supernodal(sym) => {
+                supernodal::factorize_supernodal_numeric_ldlt(
+                    values,
+                    pa,
+                    regularization,
+                    sym,
+                    self.par,
+                    stack,
+                    Default::default(),
+                )
+                .map_err(|e| err(format!("not positive definite (singular): {e:?}")))?;
+                let f = supernodal::SupernodalLdltRef::new(sym, values);
+                (0..sym.n_supernodes())
+                    .map(|s| {
+                        let d = f.supernode(s).val();
+                        (0..d.ncols()).filter(|&k| d[(k, k)] < 0.0).count()
+                    })
+                    .sum()
+            }
+        };
+        if negative == expected {
+            Ok(())
+        } else {
+            Err(err(format!(
+                "not positive definite: {negative} negative pivot(s), {expected} expected from the rank-one terms"
+            )))
+        }
+    }
+}
+
 impl Factor {
     fn solve_in_place(&self, rhs: MatMut<'_, f64>) {
         let mut buf = MemBuffer::new(
             self.symbolic
                 .solve_in_place_scratch::<f64>(rhs.ncols(), self.par),
         );
-        LltRef::new(&self.symbolic, &self.values).solve_in_place_with_conj(
-            Conj::No,
-            rhs,
-            self.par,
-            MemStack::new(&mut buf),
-        );
+        if self.permuted.n_aux == 0 {
+            LltRef::new(&self.symbolic, &self.values).solve_in_place_with_conj(
+                Conj::No,
+                rhs,
+                self.par,
+                MemStack::new(&mut buf),
+            );
+        } else {
+            LdltRef::new(&self.symbolic, &self.values).solve_in_place_with_conj(
+                Conj::No,
+                rhs,
+                self.par,
+                MemStack::new(&mut buf),
+            );
+        }
     }
-    /// Solves `A x = b`.
+    /// Unknowns of the systems it solves: the matrix's size, less the
+    /// extra unknowns of an augmented matrix.
+    pub fn n(&self) -> usize {
+        self.permuted.forward.len() - self.permuted.n_aux
+    }
+    /// Solves `A x = b`; for an augmented matrix
+    /// ([`LinearSolver::new_augmented`]) `b` and `x` are of the Hessian's
+    /// size ([`Factor::n`]) and the Hessian is what is solved with.
     pub fn solve(&self, b: &[f64]) -> Vec<f64> {
         let fwd = &self.permuted.forward;
-        let n = b.len();
-        let mut y: Vec<f64> = fwd.iter().map(|&f| b[f]).collect();
-        self.solve_in_place(MatMut::from_column_major_slice_mut(&mut y, n, 1));
-        let mut x = vec![0.0; n];
+        assert_eq!(b.len(), self.n(), "right-hand side of the factor's size");
+        let mut y: Vec<f64> = fwd
+            .iter()
+            .map(|&f| b.get(f).copied().unwrap_or(0.0))
+            .collect();
+        self.solve_in_place(MatMut::from_column_major_slice_mut(&mut y, fwd.len(), 1));
+        let mut x = vec![0.0; b.len()];
         for (&f, &v) in fwd.iter().zip(&y) {
-            x[f] = v;
+            if let Some(o) = x.get_mut(f) {
+                *o = v;
+            }
         }
         x
     }
-    /// Solves `A X = B` for a column-major block of right-hand sides.
+    /// Solves `A X = B` for a column-major block of right-hand sides
+    /// (`B` of [`Factor::n`] rows, as [`Factor::solve`]).
     pub(crate) fn solve_mat(&self, b: MatRef<'_, f64>) -> Mat<f64> {
         let fwd = &self.permuted.forward;
+        let n = self.n();
+        assert_eq!(b.nrows(), n, "right-hand sides of the factor's size");
         // y = P b, solve (P A Pᵀ) z = y, x = Pᵀ z.
-        let mut y = Mat::from_fn(b.nrows(), b.ncols(), |i, j| b[(fwd[i], j)]);
+        let mut y = Mat::from_fn(fwd.len(), b.ncols(), |i, j| {
+            if fwd[i] < n { b[(fwd[i], j)] } else { 0.0 }
+        });
         self.solve_in_place(y.as_mut());
-        let mut x = Mat::zeros(b.nrows(), b.ncols());
+        let mut x = Mat::zeros(n, b.ncols());
         for j in 0..b.ncols() {
             for (i, &f) in fwd.iter().enumerate() {
-                x[(f, j)] = y[(i, j)];
+                if f < n {
+                    x[(f, j)] = y[(i, j)];
+                }
             }
         }
         x
@@ -536,5 +682,125 @@ mod tests {
         let c = grid(3, 4, 2, 0.1);
         let e = solver.factor(c.as_ref()).unwrap_err().to_string();
         assert!(e.contains("not the one analysed (32×32"), "{e}");
+    }
+
+    /// The augmented lower triangle of `S + Σ_k w_k u_k u_kᵀ` for the grid
+    /// Laplacian `S` (shift `shift`) and dense-ish vectors `u_k` over the
+    /// DOFs in `support[k]`, with the full Hessian as a dense matrix.
+    fn augmented(
+        dims: (usize, usize, usize),
+        shift: f64,
+        terms: &[(f64, Vec<usize>)],
+    ) -> (SparseColMat<usize, f64>, usize, Vec<f64>) {
+        let s = grid(dims.0, dims.1, dims.2, shift);
+        let n = s.ncols();
+        let mut dense = vec![0.0; n * n];
+        let mut t = Vec::new();
+        let (cp, ri, v) = (s.symbolic().col_ptr(), s.symbolic().row_idx(), s.val());
+        for j in 0..n {
+            for k in cp[j]..cp[j + 1] {
+                t.push(Triplet::new(ri[k], j, v[k]));
+                dense[ri[k] * n + j] += v[k];
+                if ri[k] != j {
+                    dense[j * n + ri[k]] += v[k];
+                }
+            }
+        }
+        for (k, (w, support)) in terms.iter().enumerate() {
+            let u: Vec<f64> = support
+                .iter()
+                .map(|&i| 0.3 + 0.1 * (i % 5) as f64)
+                .collect();
+            for (&i, ui) in support.iter().zip(&u) {
+                t.push(Triplet::new(n + k, i, w.abs().sqrt() * ui));
+                for (&j, uj) in support.iter().zip(&u) {
+                    dense[i * n + j] += w * ui * uj;
+                }
+            }
+            t.push(Triplet::new(
+                n + k,
+                n + k,
+                if *w < 0.0 { 1.0 } else { -1.0 },
+            ));
+        }
+        let m = n + terms.len();
+        (
+            SparseColMat::try_new_from_triplets(m, m, &t).unwrap(),
+            n,
+            dense,
+        )
+    }
+
+    #[test]
+    fn an_augmented_factorization_solves_with_the_schur_complement() {
+        // Positive, negative and zero weights, overlapping supports; a
+        // small (simplicial) and a larger (supernodal) factorization.
+        let terms = vec![
+            (40.0, (0..60).collect::<Vec<_>>()),
+            (-0.02, (30..45).collect()),
+            (0.0, (100..120).collect()),
+            (7.0, (50..120).step_by(3).collect()),
+        ];
+        let mut kinds = Vec::new();
+        for dims in [(6, 5, 4), (16, 15, 14)] {
+            let (a, n, dense) = augmented(dims, 0.1, &terms);
+            let solver = LinearSolver::new_augmented(a.symbolic(), terms.len()).unwrap();
+            kinds.push(matches!(
+                solver.symbolic.raw(),
+                SymbolicCholeskyRaw::Supernodal(_)
+            ));
+            let f = solver.factor(a.as_ref()).unwrap();
+            assert_eq!(f.n(), n);
+            let b: Vec<f64> = (0..n).map(|i| ((i * 7) % 11) as f64 - 5.0).collect();
+            let x = f.solve(&b);
+            let worst = (0..n)
+                .map(|i| {
+                    let r: f64 = (0..n).map(|j| dense[i * n + j] * x[j]).sum::<f64>() - b[i];
+                    r.abs()
+                })
+                .fold(0.0, f64::max);
+            assert!(worst < 1e-10, "{dims:?}: residual {worst:e}");
+            // The product the Newton solver uses is the same Schur complement.
+            let mut y = vec![0.0; n];
+            crate::newton::hessian_mul(a.as_ref(), &x, &mut y);
+            let gap = y
+                .iter()
+                .zip(&b)
+                .map(|(p, q)| (p - q).abs())
+                .fold(0.0, f64::max);
+            assert!(gap < 1e-10, "{dims:?}: H x − b = {gap:e}");
+            // Several right-hand sides at once.
+            let bm = Mat::from_fn(n, 2, |i, j| b[i] * (j as f64 + 1.0));
+            let xm = f.solve_mat(bm.as_ref());
+            for i in 0..n {
+                assert!((xm[(i, 1)] - 2.0 * x[i]).abs() < 1e-9 * (1.0 + x[i].abs()));
+            }
+        }
+        assert_eq!(
+            kinds,
+            [false, true],
+            "both factorization kinds are exercised"
+        );
+    }
+
+    #[test]
+    fn an_augmented_matrix_whose_schur_complement_is_indefinite_is_an_error() {
+        for dims in [(6, 5, 4), (16, 15, 14)] {
+            // A strongly negative rank-one term makes S + w u uᵀ indefinite
+            // though S is positive definite; a negative S (shift −8) stays
+            // indefinite with a positive term.
+            for (shift, w) in [(0.1, -50.0), (-8.0, 1.0)] {
+                let terms = vec![(w, (0..60).collect::<Vec<_>>())];
+                let (a, _, _) = augmented(dims, shift, &terms);
+                let solver = LinearSolver::new_augmented(a.symbolic(), 1).unwrap();
+                let e = solver.factor(a.as_ref()).unwrap_err().to_string();
+                assert!(
+                    e.contains("not positive definite"),
+                    "{dims:?} {shift} {w}: {e}"
+                );
+            }
+        }
+        let (a, _, _) = augmented((3, 3, 3), 0.1, &[]);
+        assert!(LinearSolver::new_augmented(a.symbolic(), 1000).is_err());
     }
 }

@@ -101,6 +101,7 @@ mod fallback_only;
 mod list;
 mod set;
 mod sizes;
+mod split;
 
 pub use dynamic::{VariableStencil, variable_fallback};
 pub use elements::Elements;
@@ -108,6 +109,7 @@ pub use fallback_only::FallbackOnly;
 pub use list::ElementList;
 pub use set::{Block, ElementSet, NO_PARAM};
 pub use sizes::{Sizes, Stencil};
+pub use split::SplitHessian;
 
 use crate::error::Invalid;
 use crate::scalar::Scalar;

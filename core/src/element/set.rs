@@ -1,6 +1,7 @@
 //! The object-safe view of a bound set of elements that the engine
 //! assembles: stencils, parameter slots, and per-element derivative blocks.
 
+use super::SplitHessian;
 use crate::state::EvalState;
 
 /// Marks an unused parameter slot (it reads 0 and has no derivative).
@@ -101,4 +102,16 @@ pub trait ElementSet: Send + Sync {
     /// The same blocks from the dual-number fallback only (what derivative
     /// checks compare analytic blocks with).
     fn fallback_blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]);
+    /// The split form of the Hessian blocks, when the set gives them as a
+    /// sparse part plus rank-one terms (see [`SplitHessian`]); `None` (the
+    /// default): dense `ns × ns` blocks. A set that returns `Some` must
+    /// implement [`ElementSet::split_blocks`]; its [`Block::Hessian`]
+    /// blocks stay the dense sum (derivative checks compare the two).
+    fn split_hessian(&self) -> Option<&SplitHessian> {
+        None
+    }
+    /// Every element's split Hessian: `sparse` gets `entries.len()` values
+    /// per element, `rank_one` gets [`SplitHessian::rank_one_stride`]
+    /// values per element (each term's weight `w`, then its vector `u`).
+    fn split_blocks(&self, _s: &EvalState, _sparse: &mut [f64], _rank_one: &mut [f64]) {}
 }

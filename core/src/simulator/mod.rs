@@ -114,7 +114,7 @@ impl Simulator {
         }
         newton.validate()?;
         let asm = Assembler::new(&model)?;
-        let solver = LinearSolver::new(asm.symbolic())?;
+        let solver = LinearSolver::new_augmented(asm.symbolic(), asm.n_aux())?;
         let free_dofs = Arc::new(asm.free_dofs().to_vec());
         let mass_free: Vec<f64> = free_dofs.iter().map(|&i| model.mass[i]).collect();
         if integrator == Integrator::SymplecticEuler
@@ -411,7 +411,7 @@ impl Simulator {
         if !self.asm.is_current(&self.model) {
             let asm = Assembler::new(&self.model)?;
             debug_assert_eq!(asm.free_dofs(), self.free_dofs.as_slice());
-            self.solver = LinearSolver::new(asm.symbolic())?;
+            self.solver = LinearSolver::new_augmented(asm.symbolic(), asm.n_aux())?;
             self.asm = asm;
             self.newton_factor = None;
         }

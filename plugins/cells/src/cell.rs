@@ -36,17 +36,23 @@
 //! `EA` and small `EI` approach it (its rigid links become stiff springs,
 //! which the implicit solver handles without the constraint iterations
 //! Box2D needs). The pressure term couples every node of a cell with every
-//! other (`∂²E/∂V² ∇V ∇Vᵀ` is dense), so each cell's Hessian block is a
-//! dense `2n × 2n` matrix; the rest of the Hessian is tridiagonal in the
-//! nodes. Everything is written analytically and checked against dual
-//! numbers and finite differences (`tests/derivatives.rs`).
+//! other (`∂²E/∂V² ∇V ∇Vᵀ` is dense); the rest of the Hessian couples
+//! nodes at most two apart along the ring. The cell declares its Hessian
+//! split that way ([`pliant_core::SplitHessian`]): 20 entries per node
+//! plus one rank-one term kept out of the factorization, instead of a
+//! dense `2n × 2n` block (40,000 entries for 100 nodes) whose fill made a
+//! stack of cells factorize like a dense matrix. Everything is written
+//! analytically and checked against dual numbers and finite differences,
+//! the split form against the dense block (`tests/derivatives.rs`).
 
 use crate::error::{CellError, non_negative, positive};
 use crate::ring::check_ring;
 use pliant_core::element::{Block, NO_PARAM, VariableStencil, variable_fallback};
 use pliant_core::geometry::{CellKind, Cells as GeometryCells, Field, Point, Shape};
 use pliant_core::quantity::{Bound, Quantity};
-use pliant_core::{BindInfo, ElementSet, Energy, EnergySpec, EvalState, Result, Scalar};
+use pliant_core::{
+    BindInfo, ElementSet, Energy, EnergySpec, EvalState, Result, Scalar, SplitHessian,
+};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -229,35 +235,65 @@ impl CellEl {
     }
 
     /// Hessian into `h` (`2n × 2n`, row-major, overwritten).
+    /// The dense `2n × 2n` Hessian (row-major) into `h`.
     fn hessian(&self, x: &[f64], c: f64, h: &mut [f64]) {
-        let n = self.n();
-        let m = 2 * n;
+        let m = 2 * self.n();
+        let h = &mut h[..m * m];
+        h.fill(0.0);
         let mut g = vec![0.0; m];
-        let v = area_gradient(x, &mut g);
-        let (_, dv, ddv) = self.pressure_law(c, v);
-        // Rank-one part ∂²E/∂V² ∇V ∇Vᵀ, row by row.
-        for (r, row) in h[..m * m].chunks_mut(m).enumerate() {
-            let s = ddv * g[r];
-            for (o, gc) in row.iter_mut().zip(&g) {
-                *o = s * gc;
-            }
-        }
-        // ∂E/∂V ∇²V: ∂²V/∂xᵢ∂yᵢ₊₁ = ½, ∂²V/∂yᵢ∂xᵢ₊₁ = −½ (and transposes).
-        for i in 0..n {
-            let j = (i + 1) % n;
-            let half = 0.5 * dv;
-            h[(2 * i) * m + 2 * j + 1] += half;
-            h[(2 * j + 1) * m + 2 * i] += half;
-            h[(2 * i + 1) * m + 2 * j] -= half;
-            h[(2 * j) * m + 2 * i + 1] -= half;
-        }
-        let mut add = |a: usize, b: usize, blk: &[f64; 4]| {
+        let ddv = self.hessian_parts(x, c, &mut g, &mut |a, b, blk| {
             for r in 0..2 {
                 for s in 0..2 {
                     h[(2 * a + r) * m + 2 * b + s] += blk[2 * r + s];
                 }
             }
-        };
+        });
+        // Rank-one part ∂²E/∂V² ∇V ∇Vᵀ, row by row.
+        for (r, row) in h.chunks_mut(m).enumerate() {
+            let s = ddv * g[r];
+            for (o, gc) in row.iter_mut().zip(&g) {
+                *o += s * gc;
+            }
+        }
+    }
+
+    /// The Hessian as [`SplitHessian`] data: the sparse part into `sparse`
+    /// (the entries of `split_entries`), the rank-one gas term
+    /// `∂²E/∂V² ∇V ∇Vᵀ` into `rank_one` (`[w, ∇V]`).
+    fn split_hessian(&self, x: &[f64], c: f64, sparse: &mut [f64], rank_one: &mut [f64]) {
+        let n = self.n();
+        sparse.fill(0.0);
+        let (w, g) = rank_one.split_at_mut(1);
+        w[0] = self.hessian_parts(x, c, g, &mut |a, b, blk| {
+            let d = (b + n - a) % n;
+            let off = if d <= 2 { d + 2 } else { d + 2 - n };
+            let at = (a * SPLIT_REACH + off) * 4;
+            for (o, v) in sparse[at..at + 4].iter_mut().zip(blk) {
+                *o += v;
+            }
+        });
+    }
+
+    /// Everything in the Hessian but the gas's rank-one term, node pair by
+    /// node pair through `add(a, b, 2 × 2 block)` (pairs at most two apart
+    /// along the ring); `∇V` into `g`; returns `∂²E/∂V²`.
+    fn hessian_parts(
+        &self,
+        x: &[f64],
+        c: f64,
+        g: &mut [f64],
+        add: &mut impl FnMut(usize, usize, &[f64; 4]),
+    ) -> f64 {
+        let n = self.n();
+        let v = area_gradient(x, g);
+        let (_, dv, ddv) = self.pressure_law(c, v);
+        // ∂E/∂V ∇²V: ∂²V/∂xᵢ∂yᵢ₊₁ = ½, ∂²V/∂yᵢ∂xᵢ₊₁ = −½ (and transposes).
+        let half = 0.5 * dv;
+        for i in 0..n {
+            let j = (i + 1) % n;
+            add(i, j, &[0.0, half, -half, 0.0]);
+            add(j, i, &[0.0, -half, half, 0.0]);
+        }
         // Stretching: K = (EA/ℓ̄) d̂d̂ᵀ + f/ℓ (I − d̂d̂ᵀ).
         for i in 0..n {
             let j = (i + 1) % n;
@@ -310,6 +346,7 @@ impl CellEl {
                 }
             }
         }
+        ddv
     }
 }
 
@@ -341,10 +378,37 @@ impl VariableStencil for CellEl {
     }
 }
 
+/// Node pairs per node in a cell's split Hessian: itself and the nodes up
+/// to two away along the ring (stretching couples neighbours, bending and
+/// `∇²V` neighbours of neighbours at most).
+const SPLIT_REACH: usize = 5;
+
+/// The sparse part of a ring of `n` nodes' Hessian: node `i` with node
+/// `i + d` (`d = −2 … 2`, around the ring), each a 2 × 2 block; entry
+/// `(i·5 + d + 2)·4 + 2r + s` is row `2i + r`, column `2(i + d) + s`. On
+/// rings of three or four nodes some pairs are listed twice (they add).
+/// One rank-one term, the gas: `∂²E/∂V² ∇V ∇Vᵀ`.
+fn split_entries(n: usize) -> SplitHessian {
+    let mut entries = Vec::with_capacity(n * SPLIT_REACH * 4);
+    for i in 0..n {
+        for off in 0..SPLIT_REACH {
+            let j = (i + n + off - 2) % n;
+            for r in 0..2 {
+                for s in 0..2 {
+                    entries.push((2 * i + r, 2 * j + s));
+                }
+            }
+        }
+    }
+    SplitHessian { entries, rank: 1 }
+}
+
 /// The bound cells (one element per cell).
 pub struct CellSet {
     name: String,
     cells: Vec<CellEl>,
+    /// The Hessian's split form (every cell has the same ring size).
+    split: Option<SplitHessian>,
 }
 
 impl std::fmt::Debug for CellSet {
@@ -443,6 +507,20 @@ impl ElementSet for CellSet {
                         }
                     }
                 }
+            });
+    }
+    fn split_hessian(&self) -> Option<&SplitHessian> {
+        self.split.as_ref()
+    }
+    fn split_blocks(&self, s: &EvalState, sparse: &mut [f64], rank_one: &mut [f64]) {
+        let Some(split) = &self.split else { return };
+        let (ne, nr) = (split.entries.len(), split.rank_one_stride(self.stencil()));
+        sparse[..self.cells.len() * ne]
+            .par_chunks_mut(ne)
+            .zip(rank_one[..self.cells.len() * nr].par_chunks_mut(nr))
+            .zip(&self.cells)
+            .for_each(|((sp, r1), c)| {
+                c.split_hessian(&Self::local(c, s.q), c.c_of(s.p), sp, r1);
             });
     }
     fn fallback_blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]) {
@@ -600,9 +678,11 @@ impl EnergySpec for Cells {
                 }
             }
         }
+        let split = cells.first().map(|c| split_entries(c.n()));
         Ok(Box::new(CellSet {
             name: self.name(),
             cells,
+            split,
         }))
     }
     fn label(&self) -> Option<&str> {

@@ -12,11 +12,13 @@
 //!   (absolute), `p_a` the ambient pressure. Its Hessian
 //!   `(nRT/V²) ∇V ∇Vᵀ − (nRT/V − p_a) ∂²V/∂x²` couples every node of the
 //!   cavity through the rank-one term, so the cavity is one element whose
-//!   stencil is all its nodes and whose block is dense: exact, and cheap
-//!   for the small cavities of chambers and cells (a 200-node cavity adds
-//!   a 600 × 600 block); for a cavity of thousands of nodes use the
-//!   constant-pressure law (a gas at fixed pressure) or expect the dense
-//!   block in the factorization.
+//!   stencil is all its nodes. It declares its Hessian split
+//!   ([`pliant_core::SplitHessian`]): the per-triangle `∂²V/∂x²` part is
+//!   as sparse as the surface and the rank-one term stays out of the
+//!   factorization (one extra unknown), so Newton's solves cost what a
+//!   constant-pressure cavity's do. The dense `3n × 3n` block is formed
+//!   only by derivative checks and, as triplets, when a step is
+//!   differentiated — hence [`GAS_NODE_LIMIT`].
 //!
 //! Gauge pressures below vacuum (`p < −p_a`) are rejected when the model
 //! is built (for a channel: the lowest value of its schedule). A cavity
@@ -33,15 +35,15 @@ use pliant_core::geometry::{CellKind, Cells, Field, Point, Shape};
 use pliant_core::quantity::{Bound, Quantity};
 use pliant_core::{
     BindInfo, Ctx, Element, ElementSet, Elements, Energy, EnergySpec, EvalState, Local, Result,
-    Scalar, Stencil,
+    Scalar, SplitHessian, Stencil,
 };
 use serde::{Deserialize, Serialize};
 
 /// Standard atmosphere, Pa: the default ambient pressure.
 pub const ATMOSPHERE: f64 = 101_325.0;
-/// The most nodes an ideal-gas cavity may have: its dense Hessian block
-/// (`(3n)²` entries, 288 MB at this limit) is assembled at every Newton
-/// iteration.
+/// The most nodes an ideal-gas cavity may have: differentiating a step
+/// expands its rank-one Hessian term into `(3n)²` entries (288 MB at this
+/// limit); Newton's solves never form it.
 pub const GAS_NODE_LIMIT: usize = 2000;
 /// Molar gas constant, J/(mol·K).
 pub const GAS_CONSTANT: f64 = 8.314_462_618;
@@ -261,9 +263,12 @@ impl Energy for PressureCavity {
     }
 }
 
-/// A bound ideal-gas cavity: one element over all its nodes.
+/// A bound ideal-gas cavity: one element over all its nodes, its Hessian
+/// split into the per-triangle `∂²V/∂x²` part and the rank-one term.
 #[derive(Debug)]
 struct GasCavity {
+    /// The split Hessian's shape ([`gas_split`]).
+    split: SplitHessian,
     name: String,
     /// Global DOFs of the cavity's nodes, 3 per node.
     dofs: Vec<usize>,
@@ -278,6 +283,27 @@ struct GasCavity {
     param: usize,
     v0: f64,
     ambient: f64,
+}
+
+/// The sparse part of a gas cavity's Hessian: per triangle, for each of
+/// its three edges `(k, k+1)`, the 3 × 3 block at node `k`'s rows and node
+/// `k+1`'s columns and its transpose (18 entries per edge, 54 per
+/// triangle; an edge shared by two triangles is listed twice and adds).
+/// The rank-one term is `(nRT/V²) ∇V ∇Vᵀ`.
+fn gas_split(triangles: &[[usize; 3]]) -> SplitHessian {
+    let mut entries = Vec::with_capacity(54 * triangles.len());
+    for t in triangles {
+        for k in 0..3 {
+            let (i, j) = (3 * t[k], 3 * t[(k + 1) % 3]);
+            for r in 0..3 {
+                for c in 0..3 {
+                    entries.push((i + r, j + c));
+                    entries.push((j + c, i + r));
+                }
+            }
+        }
+    }
+    SplitHessian { entries, rank: 1 }
 }
 
 impl GasCavity {
@@ -401,6 +427,33 @@ impl ElementSet for GasCavity {
                 out[0] = match self.amount {
                     Bound::Constant(_) => 0.0,
                     Bound::Channel(_) => -self.rt * (v / self.v0).ln(),
+                }
+            }
+        }
+    }
+    fn split_hessian(&self) -> Option<&SplitHessian> {
+        Some(&self.split)
+    }
+    fn split_blocks(&self, s: &EvalState, sparse: &mut [f64], rank_one: &mut [f64]) {
+        let x = self.local(s.q);
+        let (v, g) = self.volume(&x);
+        let c = self.amount(s.p) * self.rt;
+        rank_one[0] = c / (v * v);
+        rank_one[1..=g.len()].copy_from_slice(&g);
+        // −f/6 [w]× per edge (see `add_triangle_volume_hessian`), f = ∂E/∂V.
+        let f = -c / v + self.ambient;
+        for (t, out) in self.triangles.iter().zip(sparse.chunks_exact_mut(54)) {
+            let p = t.map(|i| self.point(&x, i));
+            for k in 0..3 {
+                let w = p[(k + 2) % 3];
+                let m = [[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]];
+                for r in 0..3 {
+                    for cc in 0..3 {
+                        let val = -f * m[r][cc] / 6.0;
+                        let at = 18 * k + 2 * (3 * r + cc);
+                        out[at] = val;
+                        out[at + 1] = val;
+                    }
                 }
             }
         }
@@ -587,8 +640,10 @@ impl EnergySpec for Cavity {
                     dofs.extend(d);
                 }
                 let local = |i: usize| nodes.binary_search(&i).unwrap_or(0);
-                let triangles = self.triangles.iter().map(|t| t.map(local)).collect();
+                let triangles: Vec<[usize; 3]> =
+                    self.triangles.iter().map(|t| t.map(local)).collect();
                 Ok(Box::new(GasCavity {
+                    split: gas_split(&triangles),
                     name,
                     dofs,
                     triangles,

@@ -1,5 +1,13 @@
 //! Newton's method on the incremental potential; see [`NewtonSettings`].
 
+mod floors;
+mod pcg;
+
+use floors::{hessian_max, noise_floor, state_resolution};
+#[cfg(test)]
+pub(crate) use pcg::hessian_mul;
+use pcg::pcg;
+
 use crate::error::Result;
 use crate::linsolve::{Factor, LinearSolver};
 use faer::sparse::SparseColMatRef;
@@ -305,46 +313,6 @@ fn inf_norm(v: &[f64]) -> f64 {
     })
 }
 
-/// The level below which a residual (in `Φ`'s gradient units) is
-/// round-off: forces are computed from positions of magnitude `x_scale`
-/// through stiffnesses up to `h_max` (the Hessian's largest entry), so each
-/// carries an absolute error of order `ε · h_max · x_scale`; summed over
-/// the `n` DOFs' couplings that grows like `√n`. The factor 64 covers the
-/// few operations per term; a tolerance below this cannot be met reliably.
-pub(crate) fn noise_floor(h_max: f64, x_scale: f64, n: usize) -> f64 {
-    64.0 * f64::EPSILON * h_max * x_scale.max(f64::MIN_POSITIVE) * (n.max(1) as f64).sqrt()
-}
-
-/// The resolution of the state, as a force (in `Φ`'s gradient units): what
-/// a relative rounding `ε` of the coordinates produces through the
-/// couplings between them, `ε · max_ij |H_ij| · max(|x_i|, |x_j|)` over the
-/// stored entries of the Hessian `h` (lower triangle over the free DOFs
-/// `free` of `x`). A residual below it is made of the state's own rounding,
-/// so a Newton step cannot lower it further: a 10 m rod of 1 mm edges
-/// (`EA/ℓ = 6.3·10⁵ N/m`) resolves forces to about `10⁻⁹ N`, above the
-/// default tolerance, and spent one or two iterations per step finding that
-/// out (2.9 instead of 1.6 Newton iterations per step at 10,000 edges). The
-/// solve stops there at once instead. Each coupling is weighed with the
-/// coordinates it couples, so a stiff contact acting on small coordinates
-/// does not lend its stiffness to large, soft ones. The solve trusts it
-/// only for the iterate right after the Hessian it came from, not across
-/// reused factorizations.
-pub(crate) fn state_resolution(
-    h: SparseColMatRef<'_, usize, f64>,
-    x: &[f64],
-    free: &[usize],
-) -> f64 {
-    let (cp, ri, v) = (h.symbolic().col_ptr(), h.symbolic().row_idx(), h.val());
-    let mut worst = 0.0f64;
-    for (j, &dj) in free.iter().enumerate().take(h.ncols()) {
-        let xj = x[dj].abs();
-        for k in cp[j]..cp[j + 1] {
-            worst = worst.max(v[k].abs() * xj.max(x[free[ri[k]]].abs()));
-        }
-    }
-    f64::EPSILON * worst
-}
-
 /// Factorizes the Hessian following `strategy` (see [`HessianStrategy`]);
 /// `last_shift` carries the last successful diagonal shift between
 /// iterations; `h_max` and `resolution` (see [`state_resolution`]) are
@@ -364,7 +332,7 @@ fn direction_factor(
     let mut h = pot
         .hessian(x, strategy == HessianStrategy::Project)
         .map_err(|e| e.to_string())?;
-    *h_max = h.val().iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    *h_max = hessian_max(h, free.len());
     *resolution = state_resolution(h, x, free);
     if let Ok(f) = solver.factor(h) {
         return Ok(f);
@@ -388,78 +356,6 @@ fn direction_factor(
         shift *= 10.0;
     }
     Err("the Hessian could not be made positive definite".into())
-}
-
-/// `y = A x` for a symmetric `A` stored as its lower triangle.
-fn sym_mul_lower(a: SparseColMatRef<'_, usize, f64>, x: &[f64], y: &mut [f64]) {
-    y.fill(0.0);
-    let (cp, ri, v) = (a.symbolic().col_ptr(), a.symbolic().row_idx(), a.val());
-    for j in 0..a.ncols() {
-        let xj = x[j];
-        let mut yj = 0.0;
-        for k in cp[j]..cp[j + 1] {
-            let r = ri[k];
-            if r == j {
-                yj += v[k] * xj;
-            } else {
-                y[r] += v[k] * xj;
-                yj += v[k] * x[r];
-            }
-        }
-        y[j] += yj;
-    }
-}
-
-/// Why a PCG solve gave no direction.
-enum PcgFailure {
-    /// `pᵀ H p ≤ 0`: the Hessian is not positive definite along `p`.
-    NegativeCurvature,
-    /// The residual did not reach the target within the iteration budget.
-    Stalled,
-}
-
-/// Solves `H d = −g` by conjugate gradients preconditioned with `m`
-/// (a factorization of a nearby Hessian) until `‖H d + g‖∞ ≤ target`.
-/// Returns the direction and the iterations taken (counted also on
-/// failure through `iterations`).
-fn pcg(
-    h: SparseColMatRef<'_, usize, f64>,
-    g: &[f64],
-    m: &Factor,
-    target: f64,
-    iterations: &mut usize,
-) -> std::result::Result<Vec<f64>, PcgFailure> {
-    let n = g.len();
-    let mut d = vec![0.0; n];
-    let mut r: Vec<f64> = g.iter().map(|v| -v).collect();
-    let mut z = m.solve(&r);
-    let mut p = z.clone();
-    let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
-    let mut hp = vec![0.0; n];
-    for _ in 0..PCG_MAX_ITERATIONS {
-        *iterations += 1;
-        sym_mul_lower(h, &p, &mut hp);
-        let php: f64 = p.iter().zip(&hp).map(|(a, b)| a * b).sum();
-        if php.is_nan() || php <= 0.0 {
-            return Err(PcgFailure::NegativeCurvature);
-        }
-        let alpha = rz / php;
-        for i in 0..n {
-            d[i] += alpha * p[i];
-            r[i] -= alpha * hp[i];
-        }
-        if inf_norm(&r) <= target {
-            return Ok(d);
-        }
-        z = m.solve(&r);
-        let rz_new: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
-        let beta = rz_new / rz;
-        rz = rz_new;
-        for i in 0..n {
-            p[i] = z[i] + beta * p[i];
-        }
-    }
-    Err(PcgFailure::Stalled)
 }
 
 /// Minimizes `pot` over the free DOFs `free` of `x`, in place. With
@@ -568,7 +464,7 @@ pub(crate) fn minimize_with(
             let h = pot
                 .hessian(x, settings.hessian == HessianStrategy::Project)
                 .map_err(|e| fail(stats, e.to_string()))?;
-            h_max = h.val().iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            h_max = hessian_max(h, free.len());
             let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
             floor = noise_floor(h_max, x_scale, g.len()) * fscale;
             resolution = state_resolution(h, x, free) * fscale;

@@ -1,0 +1,100 @@
+//! Newton directions by conjugate gradients on the exact Hessian,
+//! preconditioned with a kept factorization (see [`super::Directions`]).
+
+use super::{PCG_MAX_ITERATIONS, inf_norm};
+use crate::linsolve::Factor;
+use faer::sparse::SparseColMatRef;
+
+/// `y = H x` for the Hessian `H` of `x.len()` unknowns given as the lower
+/// triangle of `a`: `a` itself, or, when `a` has extra rows (the rank-one
+/// terms of [`crate::SplitHessian`] energies, `a = [H_s V; Vᵀ D]` with `D`
+/// diagonal), its Schur complement `H = H_s − V D⁻¹ Vᵀ`.
+pub(crate) fn hessian_mul(a: SparseColMatRef<'_, usize, f64>, x: &[f64], y: &mut [f64]) {
+    let n = x.len();
+    y.fill(0.0);
+    let (cp, ri, v) = (a.symbolic().col_ptr(), a.symbolic().row_idx(), a.val());
+    // t = Vᵀ x, one entry per extra unknown.
+    let mut t = vec![0.0; a.ncols().saturating_sub(n)];
+    for j in 0..n.min(a.ncols()) {
+        let xj = x[j];
+        let mut yj = 0.0;
+        for k in cp[j]..cp[j + 1] {
+            let r = ri[k];
+            if r == j {
+                yj += v[k] * xj;
+            } else if r < n {
+                y[r] += v[k] * xj;
+                yj += v[k] * x[r];
+            } else {
+                t[r - n] += v[k] * xj;
+            }
+        }
+        y[j] += yj;
+    }
+    if t.is_empty() {
+        return;
+    }
+    // Column n + k holds only its diagonal d_k: t_k ← t_k / d_k.
+    for (k, tk) in t.iter_mut().enumerate() {
+        *tk /= v[cp[n + k]];
+    }
+    for j in 0..n {
+        for k in cp[j]..cp[j + 1] {
+            if ri[k] >= n {
+                y[j] -= v[k] * t[ri[k] - n];
+            }
+        }
+    }
+}
+
+/// Why a PCG solve gave no direction.
+pub(super) enum PcgFailure {
+    /// `pᵀ H p ≤ 0`: the Hessian is not positive definite along `p`.
+    NegativeCurvature,
+    /// The residual did not reach the target within the iteration budget.
+    Stalled,
+}
+
+/// Solves `H d = −g` by conjugate gradients preconditioned with `m`
+/// (a factorization of a nearby Hessian) until `‖H d + g‖∞ ≤ target`.
+/// Returns the direction and the iterations taken (counted also on
+/// failure through `iterations`).
+pub(super) fn pcg(
+    h: SparseColMatRef<'_, usize, f64>,
+    g: &[f64],
+    m: &Factor,
+    target: f64,
+    iterations: &mut usize,
+) -> std::result::Result<Vec<f64>, PcgFailure> {
+    let n = g.len();
+    let mut d = vec![0.0; n];
+    let mut r: Vec<f64> = g.iter().map(|v| -v).collect();
+    let mut z = m.solve(&r);
+    let mut p = z.clone();
+    let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+    let mut hp = vec![0.0; n];
+    for _ in 0..PCG_MAX_ITERATIONS {
+        *iterations += 1;
+        hessian_mul(h, &p, &mut hp);
+        let php: f64 = p.iter().zip(&hp).map(|(a, b)| a * b).sum();
+        if php.is_nan() || php <= 0.0 {
+            return Err(PcgFailure::NegativeCurvature);
+        }
+        let alpha = rz / php;
+        for i in 0..n {
+            d[i] += alpha * p[i];
+            r[i] -= alpha * hp[i];
+        }
+        if inf_norm(&r) <= target {
+            return Ok(d);
+        }
+        z = m.solve(&r);
+        let rz_new: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+        let beta = rz_new / rz;
+        rz = rz_new;
+        for i in 0..n {
+            p[i] = z[i] + beta * p[i];
+        }
+    }
+    Err(PcgFailure::Stalled)
+}
