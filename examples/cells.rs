@@ -518,8 +518,17 @@ fn bench(ns: &[usize], settle: f64, steps: usize) -> anyhow::Result<()> {
         rayon::current_num_threads()
     );
     println!(
-        "{:>6} {:>7} {:>8} {:>9} {:>12} {:>10} {:>10} {:>8}",
-        "cells", "grid", "build_s", "ms/step", "ms/cell-step", "newton/st", "search%", "pairs"
+        "{:>6} {:>7} {:>8} {:>9} {:>12} {:>10} {:>9} {:>9} {:>10} {:>8}",
+        "cells",
+        "grid",
+        "build_s",
+        "ms/step",
+        "ms/cell-step",
+        "newton/st",
+        "factor/st",
+        "backtr/st",
+        "search%",
+        "pairs"
     );
     for &n in ns {
         let t0 = Instant::now();
@@ -535,9 +544,12 @@ fn bench(ns: &[usize], settle: f64, steps: usize) -> anyhow::Result<()> {
             .first()
             .map_or(0.0, |c| c.search_time());
         let t1 = Instant::now();
-        let mut iters = 0;
+        let (mut iters, mut facts, mut backtracks) = (0, 0, 0);
         for _ in 0..steps {
-            iters += sim.step()?.newton.iterations;
+            let st = sim.step()?.newton;
+            iters += st.iterations;
+            facts += st.factorizations;
+            backtracks += st.backtracks;
         }
         let wall = t1.elapsed().as_secs_f64();
         let search = sim
@@ -553,11 +565,13 @@ fn bench(ns: &[usize], settle: f64, steps: usize) -> anyhow::Result<()> {
             .first()
             .map_or(0, |c| c.elements().len());
         println!(
-            "{n:>6} {:>7} {build:>8.2} {:>9.2} {:>12.4} {:>10.2} {:>9.1}% {pairs:>8}",
+            "{n:>6} {:>7} {build:>8.2} {:>9.2} {:>12.4} {:>10.2} {:>9.2} {:>9.2} {:>9.1}% {pairs:>8}",
             format!("{rows}x{cols}"),
             1e3 * wall / steps as f64,
             1e3 * wall / (steps * n) as f64,
             iters as f64 / steps as f64,
+            facts as f64 / steps as f64,
+            backtracks as f64 / steps as f64,
             100.0 * search / wall,
         );
     }

@@ -36,14 +36,18 @@
 //! folding onto itself in the paper's set-ups.
 //!
 //! Candidate pairs come from a grid broad phase ([`crate::grid`]) at the
-//! start of every step within the contact band plus a margin (the
-//! thickness `w` plus three times the last step's largest node
-//! displacement). The
-//! element set is rebuilt — a new [`Energy::structure_version`] — only when
-//! a pair within the tight band is missing from it, and then with twice the
-//! margin, so a settling pile does not rebuild its sparsity pattern every
-//! step.
+//! start of every step: pairs closer than the contact band plus a margin,
+//! pair by pair the thickness `w` plus three times how far the node and
+//! the segment closed in on each other over the last step, at most
+//! ([`crate::approach`]: the difference of their membranes' mean
+//! displacements plus the nodes' deviations from them), so a stack that
+//! falls or slides as a whole keeps a tight margin. The element set is rebuilt — a
+//! new [`Energy::structure_version`] — only when a pair within that margin
+//! is missing from it, and then with twice the margin, so a settling pile
+//! does not rebuild its sparsity pattern every step. A pair that enters
+//! the band without being a candidate is logged at the end of the step.
 
+use crate::approach::Approach;
 use crate::error::{CellError, non_negative, positive};
 use crate::grid::node_segment_pairs;
 use pliant_core::penalty::{coulomb_potential, coulomb_potential_d, log_exp, log_exp_d};
@@ -80,8 +84,9 @@ pub struct CellContact {
     /// Optional Coulomb friction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub friction: Option<MembraneFriction>,
-    /// Fixed search margin beyond the contact band, m; default three times
-    /// the previous step's largest node displacement plus `w`.
+    /// Fixed search margin beyond the contact band, m; default, pair by
+    /// pair, `w` plus three times how far node and segment closed in on
+    /// each other over the previous step, at most.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub margin: Option<f64>,
     /// Prefix of the observables `NAME.pairs` (pairs within `w + δ`) and
@@ -411,7 +416,8 @@ pub struct CellContactEnergy {
     pairs: Vec<(usize, usize)>,
     set: Box<dyn Energy>,
     version: u64,
-    last_move: f64,
+    /// How each membrane moved over the last step.
+    approach: Approach,
     start_q: Vec<f64>,
     /// Wall time spent finding candidate pairs (broad phase), s.
     search_time: f64,
@@ -435,16 +441,39 @@ impl CellContactEnergy {
         self.node_dofs.iter().map(|d| [q[d[0]], q[d[1]]]).collect()
     }
 
-    fn candidates(&self, q: &[f64], reach: f64) -> Vec<(usize, usize)> {
-        let pts = self.points(q);
+    /// Pairs whose node lies within `reach` of its segment's bounding box
+    /// (a superset of the pairs closer than `reach`), for node positions
+    /// `pts`.
+    fn candidates(&self, pts: &[[f64; 2]], reach: f64) -> Vec<(usize, usize)> {
         let segs: Vec<_> = self
             .segments
             .iter()
             .map(|&[a, b]| (pts[a], pts[b]))
             .collect();
-        node_segment_pairs(&pts, &segs, reach, |n, s| {
+        node_segment_pairs(pts, &segs, reach, |n, s| {
             self.owner[n] == self.owner[self.segments[s][0]]
         })
+    }
+
+    /// The search margin of pair `(n, s)`, m: the fixed `margin`, or `w`
+    /// plus three times how far node and segment closed in over the last
+    /// step.
+    fn margin_of(&self, (n, s): (usize, usize)) -> f64 {
+        self.margin.unwrap_or_else(|| {
+            let [a, b] = self.segments[s];
+            self.law.w + 3.0 * self.approach.between(n, a, b)
+        })
+    }
+
+    /// The pairs closer than the contact band plus `factor` times their
+    /// margin at node positions `pts`; sorted.
+    fn within_margin(&self, pts: &[[f64; 2]], factor: f64) -> Vec<(usize, usize)> {
+        let largest = self
+            .margin
+            .unwrap_or(self.law.w + 3.0 * self.approach.largest());
+        let mut pairs = self.candidates(pts, self.law.cutoff + factor * largest);
+        pairs.retain(|&p| self.distance(pts, p) < self.law.cutoff + factor * self.margin_of(p));
+        pairs
     }
 
     fn build_set(&self, pairs: &[(usize, usize)]) -> Result<Box<dyn Energy>> {
@@ -571,6 +600,7 @@ impl EnergySpec for CellContact {
             cutoff: self.thickness + 40.0 / k1,
             eps: 1e-9 * self.thickness,
         };
+        let approach = Approach::new(owner.clone(), self.membranes.len());
         let mut energy = CellContactEnergy {
             name: self.name.clone().unwrap_or_else(|| "cell_contact".into()),
             law,
@@ -585,12 +615,11 @@ impl EnergySpec for CellContact {
             pairs: Vec::new(),
             set: Box::new(Elements::<PairEl<false>>::bind(vec![], info, "pairs")?),
             version: 0,
-            last_move: 0.0,
+            approach,
             start_q: info.q0.to_vec(),
             search_time: 0.0,
         };
-        let reach = law.cutoff + self.margin.unwrap_or(self.thickness);
-        let pairs = energy.candidates(info.q0, reach);
+        let pairs = energy.within_margin(&energy.points(info.q0), 1.0);
         energy.set = energy.build_set(&pairs)?;
         energy.pairs = pairs;
         Ok(Box::new(energy))
@@ -609,27 +638,21 @@ impl Energy for CellContactEnergy {
     }
     fn begin_step(&mut self, q_prev: &[f64], _p: &[f64], _dt: f64, _t: f64) {
         let clock = std::time::Instant::now();
-        let margin = self.margin.unwrap_or(self.law.w + 3.0 * self.last_move);
         self.start_q.copy_from_slice(q_prev);
-        let needed = self.candidates(q_prev, self.law.cutoff + margin);
+        let pts = self.points(q_prev);
+        let needed = self.within_margin(&pts, 1.0);
         let covered = needed.iter().all(|p| self.pairs.binary_search(p).is_ok());
         if !covered {
-            let pairs = self.candidates(q_prev, self.law.cutoff + 2.0 * margin);
+            let pairs = self.within_margin(&pts, 2.0);
             self.set_pairs(pairs);
         }
         self.search_time += clock.elapsed().as_secs_f64();
     }
     fn end_step(&mut self, q: &[f64], _p: &[f64]) {
         let clock = std::time::Instant::now();
-        let mut m: f64 = 0.0;
-        for d in &self.node_dofs {
-            let dx = q[d[0]] - self.start_q[d[0]];
-            let dy = q[d[1]] - self.start_q[d[1]];
-            m = m.max(dx.hypot(dy));
-        }
-        self.last_move = m;
         let pts = self.points(q);
-        for p in self.candidates(q, self.law.cutoff) {
+        self.approach.record(&self.points(&self.start_q), &pts);
+        for p in self.candidates(&pts, self.law.cutoff) {
             if self.pairs.binary_search(&p).is_err() && self.distance(&pts, p) < self.law.cutoff {
                 log::warn!(
                     "{}: membrane node {} came within the contact band of segment {} without being a candidate; set a larger `margin`",
@@ -645,23 +668,21 @@ impl Energy for CellContactEnergy {
         self.version
     }
     fn carried_state(&self) -> Vec<f64> {
-        vec![self.last_move]
+        self.approach.to_vec()
     }
     fn restore_carried_state(&mut self, snapshot: &[f64]) -> Result<()> {
-        match snapshot {
-            &[m] if m.is_finite() => {
-                self.last_move = m;
-                Ok(())
-            }
-            _ => Err(CoreError::Length {
-                what: "cell_contact carried state",
+        if self.approach.restore(snapshot) {
+            Ok(())
+        } else {
+            Err(CoreError::Length {
+                what: "cell_contact carried state (finite values)",
                 found: snapshot.len(),
-                expected: 1,
-            }),
+                expected: self.approach.len(),
+            })
         }
     }
     fn reset(&mut self, _q: &[f64]) {
-        self.last_move = 0.0;
+        self.approach.reset();
     }
     fn observables(&self, s: &EvalState) -> Vec<(String, f64)> {
         let pts = self.points(s.q);

@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 
 mod actuator;
+mod approach;
 mod cell;
 mod contact;
 mod error;
