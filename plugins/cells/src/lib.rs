@@ -32,6 +32,7 @@ mod contact;
 mod error;
 mod grid;
 mod link;
+mod pair;
 mod ring;
 
 pub use actuator::{Actuator, Actuators};

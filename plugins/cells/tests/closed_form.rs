@@ -146,27 +146,30 @@ fn a_free_cell_conserves_energy_and_area_under_implicit_midpoint() {
     assert!(worst_area > 1e-5);
 }
 
-#[test]
-fn pressed_cells_do_not_interpenetrate() {
+/// Two cells of the paper (C = 2 N) side by side, `gap` (m) apart: the
+/// builder and the two rings.
+fn two_cells(gap: f64) -> (ModelBuilder, Vec<usize>, Vec<usize>) {
     let mut b = ModelBuilder::new(2).unwrap();
     let a = add_ring(&mut b, [0.0, 0.0], R, N, 0.0, 1e-3).unwrap();
-    let c = add_ring(&mut b, [2.0 * R + 0.01, 0.0], R, N, 0.0, 1e-3).unwrap();
-    let w = 0.01;
+    let c = add_ring(&mut b, [2.0 * R + gap, 0.0], R, N, 0.0, 1e-3).unwrap();
     b.add(Cells {
-        cells: vec![
-            Cell {
-                nodes: a.clone(),
+        cells: [&a, &c]
+            .map(|ring| Cell {
+                nodes: ring.clone(),
                 pressure: 2.0.into(),
-            },
-            Cell {
-                nodes: c.clone(),
-                pressure: 2.0.into(),
-            },
-        ],
+            })
+            .to_vec(),
         stretch_stiffness: 300.0,
         bending_stiffness: 1e-4,
         name: None,
     });
+    (b, a, c)
+}
+
+#[test]
+fn pressed_cells_do_not_interpenetrate() {
+    let (mut b, a, c) = two_cells(0.01);
+    let w = 0.01;
     b.add(CellContact::new(vec![a.clone(), c.clone()], w, 1e3).with_friction(0.3, 0.01));
     // Head-on at 1 m/s each.
     for &i in &a {
@@ -200,25 +203,8 @@ fn pressed_cells_do_not_interpenetrate() {
 /// first at 0.5 m/s: every pair closer than the contact band at the end of
 /// each step was a candidate (and they touched); the candidates per step.
 fn sliding_pair(speed: f64) -> Vec<usize> {
-    let mut b = ModelBuilder::new(2).unwrap();
-    let a = add_ring(&mut b, [0.0, 0.0], R, N, 0.0, 1e-3).unwrap();
-    let c = add_ring(&mut b, [2.0 * R + 0.012, 0.0], R, N, 0.0, 1e-3).unwrap();
+    let (mut b, a, c) = two_cells(0.012);
     let w = 0.01;
-    b.add(Cells {
-        cells: vec![
-            Cell {
-                nodes: a.clone(),
-                pressure: 2.0.into(),
-            },
-            Cell {
-                nodes: c.clone(),
-                pressure: 2.0.into(),
-            },
-        ],
-        stretch_stiffness: 300.0,
-        bending_stiffness: 1e-4,
-        name: None,
-    });
     b.add(CellContact::new(vec![a.clone(), c.clone()], w, 1e3));
     for (ring, vx) in [(&a, speed), (&c, speed - 0.5)] {
         for &i in ring {
