@@ -359,6 +359,22 @@ impl Assembler {
         self.matrix.as_ref()
     }
 
+    /// Entries that expanding every split energy's rank-one terms into
+    /// dense blocks would form (as [`Assembler::last_hessian_triplets`]
+    /// does), and the index of the energy that forms the most; `None`
+    /// without split energies.
+    pub fn dense_expansion(&self) -> Option<(usize, usize)> {
+        let per: Vec<(usize, usize)> = self
+            .spans
+            .iter()
+            .enumerate()
+            .filter(|(_, sp)| sp.split.is_some())
+            .map(|(k, sp)| (sp.n_el * sp.ns * sp.ns, k))
+            .collect();
+        let largest = per.iter().max_by_key(|(e, _)| *e)?.1;
+        Some((per.iter().map(|(e, _)| e).sum(), largest))
+    }
+
     /// Number of rank-one terms kept out of the factorization: the
     /// assembled matrix has `n_free + n_aux` rows (see [`SplitHessian`]),
     /// and the Hessian is its Schur complement on the first `n_free`.

@@ -43,6 +43,19 @@ pub enum Integrator {
     Static,
 }
 
+impl Integrator {
+    /// Its name in scene files.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Integrator::Bdf1 => "bdf1",
+            Integrator::ImplicitEuler => "implicit_euler",
+            Integrator::ImplicitMidpoint => "implicit_midpoint",
+            Integrator::SymplecticEuler => "symplectic_euler",
+            Integrator::Static => "static",
+        }
+    }
+}
+
 /// The coefficients of the table in the module documentation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct StepForm {

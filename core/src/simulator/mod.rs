@@ -3,7 +3,7 @@
 mod derivatives;
 mod potential;
 
-pub use derivatives::StepDerivatives;
+pub use derivatives::{DENSE_EXPANSION_LIMIT, StepDerivatives};
 
 use crate::assembly::Assembler;
 use crate::error::{CoreError, Invalid, Result};

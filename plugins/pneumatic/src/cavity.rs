@@ -16,9 +16,13 @@
 //!   ([`pliant_core::SplitHessian`]): the per-triangle `∂²V/∂x²` part is
 //!   as sparse as the surface and the rank-one term stays out of the
 //!   factorization (one extra unknown), so Newton's solves cost what a
-//!   constant-pressure cavity's do. The dense `3n × 3n` block is formed
-//!   only by derivative checks and, as triplets, when a step is
-//!   differentiated — hence [`GAS_NODE_LIMIT`].
+//!   constant-pressure cavity's do, at any size. The dense `3n × 3n`
+//!   block is formed only by derivative checks and, as triplets, when a
+//!   step of implicit midpoint or symplectic Euler is differentiated
+//!   (their `∂g/∂x_{k−1}` holds the Hessian): beyond
+//!   [`pliant_core::DENSE_EXPANSION_LIMIT`] entries, a cavity of 2,000
+//!   nodes, that is a typed error. Implicit Euler's step derivatives never
+//!   form it.
 //!
 //! Gauge pressures below vacuum (`p < −p_a`) are rejected when the model
 //! is built (for a channel: the lowest value of its schedule). A cavity
@@ -41,10 +45,6 @@ use serde::{Deserialize, Serialize};
 
 /// Standard atmosphere, Pa: the default ambient pressure.
 pub const ATMOSPHERE: f64 = 101_325.0;
-/// The most nodes an ideal-gas cavity may have: differentiating a step
-/// expands its rank-one Hessian term into `(3n)²` entries (288 MB at this
-/// limit); Newton's solves never form it.
-pub const GAS_NODE_LIMIT: usize = 2000;
 /// Molar gas constant, J/(mol·K).
 pub const GAS_CONSTANT: f64 = 8.314_462_618;
 
@@ -623,16 +623,6 @@ impl EnergySpec for Cavity {
                 let mut nodes: Vec<usize> = self.triangles.iter().flatten().copied().collect();
                 nodes.sort_unstable();
                 nodes.dedup();
-                if nodes.len() > GAS_NODE_LIMIT {
-                    let n = 3.0 * nodes.len() as f64;
-                    return Err(PneumaticError::GasCavityTooLarge {
-                        cavity: self.name(),
-                        nodes: nodes.len(),
-                        limit: GAS_NODE_LIMIT,
-                        megabytes: n * n * 8.0 / 1e6,
-                    }
-                    .into());
-                }
                 let mut dofs = Vec::with_capacity(3 * nodes.len());
                 for &i in &nodes {
                     let mut d = [0; 3];

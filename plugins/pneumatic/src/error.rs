@@ -61,20 +61,6 @@ pub enum PneumaticError {
         /// The volume, m³.
         volume: f64,
     },
-    /// An ideal-gas cavity too large for its dense Hessian block.
-    #[error(
-        "cavity `{cavity}`: an ideal gas couples all {nodes} nodes of its surface in one dense Hessian block, more than the {limit} allowed (the block would take {megabytes:.0} MB); use a prescribed `pressure` for a cavity this large"
-    )]
-    GasCavityTooLarge {
-        /// The cavity's name.
-        cavity: String,
-        /// Its nodes.
-        nodes: usize,
-        /// The largest allowed.
-        limit: usize,
-        /// Memory of the block, MB.
-        megabytes: f64,
-    },
     /// A gauge pressure below vacuum.
     #[error(
         "`{field}` reaches {pressure} Pa gauge, below vacuum (−{ambient} Pa with ambient pressure {ambient} Pa)"

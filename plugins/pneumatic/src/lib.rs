@@ -26,7 +26,7 @@ mod muscle;
 mod muscle_model;
 mod surface;
 
-pub use cavity::{ATMOSPHERE, Cavity, GAS_CONSTANT, GAS_NODE_LIMIT, Gas};
+pub use cavity::{ATMOSPHERE, Cavity, GAS_CONSTANT, Gas};
 pub use error::PneumaticError;
 pub use muscle::{Anchor, Muscle, PneumaticMuscles};
 pub use muscle_model::MuscleModel;
