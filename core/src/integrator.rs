@@ -125,3 +125,24 @@ impl Integrator {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Integrator;
+
+    #[test]
+    fn an_integrators_name_is_its_scene_file_name() {
+        for i in [
+            Integrator::Bdf1,
+            Integrator::ImplicitEuler,
+            Integrator::ImplicitMidpoint,
+            Integrator::SymplecticEuler,
+            Integrator::Static,
+        ] {
+            assert_eq!(
+                serde_json::to_string(&i).unwrap(),
+                format!("\"{}\"", i.name())
+            );
+        }
+    }
+}
