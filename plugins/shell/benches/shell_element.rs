@@ -1,10 +1,10 @@
 //! Per-element cost of the shell energies' derivatives: what the solver
-//! uses (hinge: closed forms; mid-edge: analytic gradient, Hessian by
-//! first-order duals of it; stretching: closed forms) against the generic
-//! dual-number fallback of the same element set, on a bent random mesh with
-//! the step starting elsewhere (lagged mid-edge frames). Also the paper's
-//! simplified mid-edge Hessian (Appendix A: `c_k`, `t_k` held) and how far
-//! it is from the exact one.
+//! uses (hinge, mid-edge and stretching: closed forms; the paper's
+//! simplified mid-edge Hessian: first-order duals of its gradient) against
+//! the generic dual-number fallback of the same element set, on a bent
+//! random mesh with the step starting elsewhere (lagged mid-edge frames).
+//! Also how far the paper's simplified mid-edge Hessian (Appendix A: `c_k`,
+//! `t_k` held) is from the exact one.
 //!
 //! `cargo bench -p pliant-shell --bench shell_element` (release). Element
 //! loops below 2,048 elements run sequentially: single-thread figures.

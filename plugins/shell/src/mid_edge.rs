@@ -34,9 +34,10 @@
 //! **Exact derivatives.** The paper (Appendix A, after Grinspun et al.)
 //! drops the derivatives of `c_k` and `t_k` with respect to the positions.
 //! Here the element is differentiated exactly: with respect to `x` and `ξ`
-//! by an analytic gradient (below) whose Jacobian — the Hessian — is taken
-//! by forward-mode dual numbers (12 passes of first-order duals) (`τ⁰`
-//! held fixed); and with respect to `x_prev` through `τ⁰` — the lagged
+//! by an analytic gradient (below) and a closed-form Hessian (`hessian`
+//! module: the chain rule through `d_k`, `G_ij` and the unit normal's
+//! second derivative; `τ⁰` held fixed); and with respect to `x_prev`
+//! through `τ⁰` — the lagged
 //! frame is a function of the previous state, so the engine's history
 //! block `∂²E/∂x∂x_prev` carries it exactly through rollout sensitivities
 //! and adjoints, with no carried state.
@@ -53,6 +54,8 @@
 //! `∂E/∂ξ_k = k_b Ā [2(1 − ν) Σ_j d_j G_kj² + 2ν S G_kk] r_k`.
 //! The paper's simplification is this with `dr_k = 0` and `dG_ij = 0`
 //! (`ShellMidEdge::paper_derivatives`, for comparison).
+
+mod hessian;
 
 use crate::youngs::Youngs;
 use num_dual::Dual64;
@@ -325,17 +328,23 @@ impl Element for MidEdgeEl {
         let tau = self.frames_at(l);
         let (v, _) = Self::split(l);
         let e = self.youngs.value(l.p);
-        // Column j of the Hessian: the gradient's derivative along
-        // variable j (12 passes of first-order duals).
-        let mut h = [[0.0; 12]; 12];
-        for j in 0..12 {
-            let vd: [Dual64; 12] =
-                std::array::from_fn(|i| Dual64::new(v[i], if i == j { 1.0 } else { 0.0 }));
-            let g = self.analytic_gradient(&vd, &tau, e);
-            for i in 0..12 {
-                h[i][j] = g[i].eps;
+        let h = if self.lag_ct {
+            // The paper's simplification (comparison only): the Jacobian
+            // of its gradient, column j by first-order duals along
+            // variable j.
+            let mut h = [[0.0; 12]; 12];
+            for j in 0..12 {
+                let vd: [Dual64; 12] =
+                    std::array::from_fn(|i| Dual64::new(v[i], if i == j { 1.0 } else { 0.0 }));
+                let g = self.analytic_gradient(&vd, &tau, e);
+                for i in 0..12 {
+                    h[i][j] = g[i].eps;
+                }
             }
-        }
+            h
+        } else {
+            self.closed_form_hessian(&v, &tau, e)
+        };
         out.fill(0.0);
         for i in 0..12 {
             for j in 0..12 {
