@@ -10,15 +10,22 @@
 //!
 //! *meshstudy*: Fig. 12 — the cantilever's tip deflection against
 //! Euler–Bernoulli at E = 2 GPa on the five mesh types, hinge and mid-edge,
-//! at 2.5 mm and 1.25 mm spacing (not timed; a table for docs/results.md).
+//! at 2.5, 1.25 and 0.625 mm spacing (`PLIANT_MESHSTUDY_MM=2.5,1.25` to
+//! choose); then the mid-edge tips extrapolated to zero spacing (the error
+//! is O(h)) against the equilateral mesh's extrapolated answer, and the
+//! same study at ν = 0, where the plate must converge to Euler–Bernoulli
+//! (not timed; tables for docs/results.md).
 //!
 //! *manta*: the manta ray of `pliant::shell_scenes::Manta` at its default
 //! resolution and step: wall time per simulated second (1 s simulated).
 //!
 //! *scaling*: the manta ray's per-step wall time (median of 3 steps after 2
 //! warm-up steps) at about 1k, 10k and 100k triangles (`PLIANT_MANTA_CELLS=24,75`
-//! to choose the mesh sizes: triangles across the span).
+//! to choose the mesh sizes: triangles across the span;
+//! `PLIANT_DIRECTIONS=direct|pcg` to choose Newton's directions, `auto` by
+//! default).
 
+use pliant::core::{Directions, NewtonSettings};
 use pliant::shell::Bending;
 use pliant::shell::generate::MeshKind;
 use pliant::shell_cantilever::ShellCantilever;
@@ -58,31 +65,101 @@ fn cantilever() {
 }
 
 fn meshstudy() {
+    let spacings: Vec<f64> = match std::env::var("PLIANT_MESHSTUDY_MM") {
+        Ok(v) => v
+            .split(',')
+            .filter_map(|c| c.trim().parse::<f64>().ok())
+            .map(|mm| 1e-3 * mm)
+            .collect(),
+        Err(_) => vec![0.0025, 0.00125, 0.000625],
+    };
+    let tip = |bending, kind, spacing, poisson| {
+        let c = ShellCantilever {
+            youngs: 2e9,
+            bending,
+            kind,
+            spacing,
+            seed: 1,
+            poisson,
+        };
+        let (w, _) = c.static_tip().unwrap();
+        // Normalized by Euler–Bernoulli over this mesh's own free length.
+        w / c.euler_bernoulli().unwrap()
+    };
+    let pct = |a: f64, b: f64| 100.0 * (a / b - 1.0);
     println!("| spacing | mesh | mid-edge vs EB | hinge vs EB |");
     println!("|---|---|---|---|");
-    for spacing in [0.0025, 0.00125] {
-        for kind in MeshKind::ALL {
-            let err = |bending| {
-                let c = ShellCantilever {
-                    youngs: 2e9,
-                    bending,
-                    kind,
-                    spacing,
-                    seed: 1,
-                    poisson: 0.5,
-                };
-                let (w, _) = c.static_tip().unwrap();
-                100.0 * (w / c.euler_bernoulli().unwrap() - 1.0)
-            };
+    // Normalized mid-edge tips (ν = 0.5) per mesh type and spacing.
+    let mut mid = vec![vec![0.0; spacings.len()]; MeshKind::ALL.len()];
+    for (si, &spacing) in spacings.iter().enumerate() {
+        for (ki, kind) in MeshKind::ALL.into_iter().enumerate() {
+            let wm = tip(Bending::MidEdge, kind, spacing, 0.5);
+            let wh = tip(Bending::Hinge, kind, spacing, 0.5);
+            mid[ki][si] = wm;
             println!(
                 "| {} mm | {} | {:+.2} % | {:+.2} % |",
                 1e3 * spacing,
                 kind.name(),
-                err(Bending::MidEdge),
-                err(Bending::Hinge)
+                pct(wm, 1.0),
+                pct(wh, 1.0)
             );
         }
     }
+    let n = spacings.len();
+    if n < 2 || (spacings[n - 2] / spacings[n - 1] - 2.0).abs() > 1e-9 {
+        return;
+    }
+    // The error is O(h) (the clamp's rotational compliance): Richardson
+    // extrapolation of the two finest spacings, `w∞ = 2 w(h/2) − w(h)`.
+    let extrapolate = |w: &[f64]| 2.0 * w[n - 1] - w[n - 2];
+    let reference = extrapolate(&mid[0]);
+    println!(
+        "\nMid-edge, ν = 0.5, against the converged plate: the equilateral mesh's normalized tip extrapolated from {} and {} mm, {:+.2} % vs EB\n",
+        1e3 * spacings[n - 2],
+        1e3 * spacings[n - 1],
+        pct(reference, 1.0)
+    );
+    println!(
+        "| mesh | extrapolated vs EB | extrapolated vs reference | at {} mm vs reference |",
+        1e3 * spacings[n - 1]
+    );
+    println!("|---|---|---|---|");
+    for (ki, kind) in MeshKind::ALL.into_iter().enumerate() {
+        let w = extrapolate(&mid[ki]);
+        println!(
+            "| {} | {:+.2} % | {:+.2} % | {:+.2} % |",
+            kind.name(),
+            pct(w, 1.0),
+            pct(w, reference),
+            pct(mid[ki][n - 1], reference)
+        );
+    }
+    // The plate effect against ν: at ν = 0 there is none, so the
+    // discretization must converge to EB; the clamp's suppression of the
+    // anticlastic curl should scale roughly as ν²/(1 − ν²).
+    println!("\nMid-edge, equilateral mesh, against ν (ν = 0: no anticlastic effect):\n");
+    println!("| spacing | ν = 0 | ν = 0.3 | ν = 0.5 |");
+    println!("|---|---|---|---|");
+    let nus = [0.0, 0.3, 0.5];
+    let mut w_nu = vec![Vec::new(); nus.len()];
+    for (si, &spacing) in spacings.iter().enumerate() {
+        let mut row = format!("| {} mm |", 1e3 * spacing);
+        for (ni, &nu) in nus.iter().enumerate() {
+            let w = if nu == 0.5 {
+                mid[0][si]
+            } else {
+                tip(Bending::MidEdge, MeshKind::Equilateral, spacing, nu)
+            };
+            w_nu[ni].push(w);
+            row += &format!(" {:+.2} % |", pct(w, 1.0));
+        }
+        println!("{row}");
+    }
+    let mut row = "| extrapolated |".to_string();
+    for w in &w_nu {
+        row += &format!(" {:+.2} % |", pct(extrapolate(w), 1.0));
+    }
+    println!("{row}");
 }
 
 fn manta() {
@@ -112,29 +189,41 @@ fn scaling() {
         Ok(v) => v.split(',').filter_map(|c| c.trim().parse().ok()).collect(),
         Err(_) => vec![24, 75, 236],
     };
+    // PLIANT_DIRECTIONS=auto|direct|pcg: how Newton solves for directions.
+    let directions: Directions = std::env::var("PLIANT_DIRECTIONS")
+        .ok()
+        .map(|d| serde_json::from_value(serde_json::Value::String(d)).unwrap())
+        .unwrap_or_default();
     for cells in sizes {
+        let defaults = Manta::default();
         let scene = Manta {
             cells,
             duration: 5.0 * 5e-3,
-            ..Manta::default()
+            newton: NewtonSettings {
+                directions,
+                ..defaults.newton
+            },
+            ..defaults
         };
         let mut run = scene.build().unwrap();
         let tris = run.mesh.triangles.len();
         let mut times = Vec::new();
-        let mut its = 0;
+        let (mut its, mut pcg) = (0, 0);
         for k in 0..5 {
             let t = Instant::now();
             let r = run.sim.step().unwrap();
             if k >= 2 {
                 times.push(t.elapsed().as_secs_f64());
                 its += r.newton.iterations;
+                pcg += r.newton.pcg_iterations;
             }
         }
         let per = median(times);
         println!(
-            "manta scaling: {tris:>7} triangles: {:>9.2} ms per step ({:.1} Newton iterations per step), {:.2} µs per triangle per step",
+            "manta scaling ({directions:?}): {tris:>7} triangles: {:>9.2} ms per step ({:.1} Newton iterations, {:.1} PCG iterations per step), {:.2} µs per triangle per step",
             1e3 * per,
             its as f64 / 3.0,
+            pcg as f64 / 3.0,
             1e6 * per / tris as f64
         );
     }

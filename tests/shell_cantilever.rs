@@ -108,3 +108,56 @@ fn mid_edge_converges_on_a_random_mesh() {
     eprintln!("random mesh: {coarse:.4} at 5 mm, {fine:.4} at 2.5 mm");
     assert!(fine < 0.5 * coarse, "{fine} vs {coarse}");
 }
+
+/// Fig. 12 carried to convergence: the mid-edge error is O(h), so the
+/// normalized tips at 1.25 and 0.625 mm extrapolate (`2 w(h/2) − w(h)`) to
+/// the plate's converged answer. Every mesh type must reach the same one,
+/// and with ν = 0 (no anticlastic curl for the clamp to suppress) that
+/// answer must be Euler–Bernoulli; with ν = 0.5 the plate is stiffer than
+/// the beam. The full study (four spacings, all five types, three ν) is in
+/// `docs/results.md`.
+#[test]
+fn mid_edge_converges_to_one_plate_answer_on_every_mesh_type() {
+    let normalized = |kind, spacing, poisson| {
+        let c = ShellCantilever {
+            poisson,
+            ..cantilever(2e9, Bending::MidEdge, kind, spacing)
+        };
+        errors(&c).1 + 1.0
+    };
+    let converged = |kind, poisson| {
+        2.0 * normalized(kind, 0.000625, poisson) - normalized(kind, 0.00125, poisson)
+    };
+    let beam = converged(MeshKind::Equilateral, 0.0);
+    eprintln!(
+        "ν = 0, equilateral, extrapolated: {:+.3} % vs EB",
+        100.0 * (beam - 1.0)
+    );
+    assert!((beam - 1.0).abs() < 0.005, "ν = 0 converges to {beam} × EB");
+    let reference = converged(MeshKind::Equilateral, 0.5);
+    eprintln!(
+        "ν = 0.5, equilateral, extrapolated: {:+.3} % vs EB",
+        100.0 * (reference - 1.0)
+    );
+    assert!(
+        (0.90..0.96).contains(&reference),
+        "ν = 0.5 converges to {reference} × EB"
+    );
+    for kind in [
+        MeshKind::RightIsosceles,
+        MeshKind::NonUniform,
+        MeshKind::Random,
+    ] {
+        let w = converged(kind, 0.5);
+        eprintln!(
+            "ν = 0.5, {}: {:+.3} % vs the equilateral mesh",
+            kind.name(),
+            100.0 * (w / reference - 1.0)
+        );
+        assert!(
+            (w / reference - 1.0).abs() < 0.01,
+            "{}: {w} vs {reference}",
+            kind.name()
+        );
+    }
+}
