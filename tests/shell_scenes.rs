@@ -12,6 +12,7 @@ fn manta_ray_advances_along_y_stays_on_its_axis_and_heaves() {
         cells: 8,
         dt: 5e-3,
         duration: 0.9,
+        ..Manta::default()
     };
     let mut run = scene.build().unwrap();
     let y0 = node(run.sim.q(), run.leading)[1];

@@ -23,7 +23,7 @@
 //!   `x = 0`, mesh of about `cells` triangles across.
 
 use super::newton;
-use pliant_core::{Integrator, ModelBuilder, ParamChannel, Result, Simulator};
+use pliant_core::{Integrator, ModelBuilder, NewtonSettings, ParamChannel, Result, Simulator};
 use pliant_environment::Gravity;
 use pliant_shell::generate::{MeshKind, rectangle};
 use pliant_shell::{Bending, Shell, ShellDrag, TriMesh};
@@ -39,6 +39,8 @@ pub struct Manta {
     pub dt: f64,
     /// Simulated time, s.
     pub duration: f64,
+    /// Newton's settings ([`newton`] by default).
+    pub newton: NewtonSettings,
 }
 
 impl Default for Manta {
@@ -47,6 +49,7 @@ impl Default for Manta {
             cells: 12,
             dt: 5e-3,
             duration: 3.0,
+            newton: newton(),
         }
     }
 }
@@ -137,7 +140,7 @@ impl Manta {
             medium_density: 1000.0,
             drag_coefficient: 0.5,
         });
-        let sim = Simulator::new(b.build()?, Integrator::ImplicitEuler, self.dt, newton())?;
+        let sim = Simulator::new(b.build()?, Integrator::ImplicitEuler, self.dt, self.newton)?;
         let leading = mesh.nearest([0.0, 1.0, 0.0]);
         Ok(MantaRun {
             sim,
