@@ -18,7 +18,10 @@
 //! node positions to `target/fem_block/pliant_n{n}.csv` (z up, grid order
 //! x fastest, then y, then z) for `benches/warp/compare.py`.
 //!
-//! `cargo bench --bench fem_block [-- 5 10 20 40] [--reps 3] [--seconds 0.99] [--dt 0.033] [--default-newton] [--tol N] [--pcg | --no-pcg]`
+//! `cargo bench --bench fem_block [-- 5 10 20 40] [--reps 3] [--seconds 0.99] [--dt 0.033] [--default-newton] [--tol N] [--pcg | --no-pcg] [--parallel-factorization]`
+//!
+//! `--parallel-factorization` lets large factors use faer's parallel kernels
+//! (`pliant_core::linsolve::set_parallel_factorization`; off by default).
 //!
 //! The default step is pliant's usual one, the cable paper's h = 0.033 s
 //! (30 steps per simulated second); `--dt 0.01` is the finer alternative.
@@ -172,7 +175,7 @@ fn step_hessian<'a>(
 /// The Hessian of the block at rest (BDF1 at `dt`), analysed with AMD and
 /// with nested dissection: factor entries and the median time of 3
 /// factorizations each, interleaved.
-fn orderings(n: i64, dt: f64) {
+fn orderings(n: i64, dt: f64, parallel: bool) {
     let (model, tets) = block(n);
     let mut asm = Assembler::new(&model).expect("assembler");
     let q = model.q0().to_vec();
@@ -200,6 +203,7 @@ fn orderings(n: i64, dt: f64) {
     for _ in 0..3 {
         for par in [faer::Par::rayon(threads), faer::Par::Seq] {
             faer::set_global_parallelism(par);
+            pliant::core::linsolve::set_parallel_factorization(par != faer::Par::Seq);
             let solver = LinearSolver::new(asm.symbolic()).expect("analysis");
             let m = step_hessian(&mut asm, &model, &q, dt);
             let t0 = Instant::now();
@@ -217,6 +221,7 @@ fn orderings(n: i64, dt: f64) {
         }
     }
     faer::set_global_parallelism(faer::Par::rayon(threads));
+    pliant::core::linsolve::set_parallel_factorization(parallel);
     println!(
         "      chosen ordering: factorization {:.3} s with faer's parallel kernels ({threads} threads), {:.3} s sequential; one solve {:.2} ms",
         median(fpar),
@@ -274,6 +279,8 @@ fn main() {
     if args.iter().any(|a| a == "--pcg") {
         newton.directions = Directions::Pcg;
     }
+    let parallel = args.iter().any(|a| a == "--parallel-factorization");
+    pliant::core::linsolve::set_parallel_factorization(parallel);
     let mut sizes: Vec<i64> = Vec::new();
     let mut skip = false;
     for a in &args {
@@ -294,7 +301,7 @@ fn main() {
             rayon::current_num_threads()
         );
         for &n in &sizes {
-            orderings(n, dt);
+            orderings(n, dt, parallel);
         }
         return;
     }

@@ -62,7 +62,8 @@ fn block(label: &str, n: [i64; 3], reps: usize) {
     let (mut ta, mut tf, mut ts, mut tb, mut ratio) = (vec![], vec![], vec![], vec![], vec![]);
     for _ in 0..reps {
         // The baseline is the faster of faer's sequential and parallel
-        // factorizations (ours picks one by the factor size).
+        // factorizations (ours is sequential unless
+        // `set_parallel_factorization` is on).
         let mut bare = f64::INFINITY;
         for par in [Par::Seq, Par::rayon(0)] {
             faer::set_global_parallelism(par);

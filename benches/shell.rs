@@ -23,7 +23,8 @@
 //! warm-up steps) at about 1k, 10k and 100k triangles (`PLIANT_MANTA_CELLS=24,75`
 //! to choose the mesh sizes: triangles across the span;
 //! `PLIANT_DIRECTIONS=direct|pcg` to choose Newton's directions, `auto` by
-//! default).
+//! default; `--parallel-factorization` to let large factors use faer's
+//! parallel kernels).
 
 use pliant::core::{Directions, NewtonSettings};
 use pliant::shell::Bending;
@@ -235,6 +236,10 @@ fn main() {
         .filter(|a| !a.starts_with("--"))
         .collect();
     let all = args.is_empty();
+    // Large factors with faer's parallel kernels (off by default).
+    pliant::core::linsolve::set_parallel_factorization(
+        std::env::args().any(|a| a == "--parallel-factorization"),
+    );
     let want = |s: &str| all || args.iter().any(|a| a == s);
     if want("cantilever") {
         cantilever();

@@ -127,3 +127,61 @@ fn pcg_directions_reach_the_states_of_direct_solves() {
         "PCG and direct rollouts differ by {worst:.3e} m"
     );
 }
+
+/// A block whose factor is large enough (at least
+/// `PARALLEL_MIN_FACTOR_ENTRIES`) that the solver used to hand it to faer's
+/// parallel kernels, whose sums run in an order that depends on the thread
+/// count: with 1 and 2 worker threads the states must still be bitwise
+/// equal.
+#[test]
+fn a_large_factorization_gives_identical_states_with_one_and_two_threads() {
+    use pliant::core::linsolve::{LinearSolver, PARALLEL_MIN_FACTOR_ENTRIES};
+    use pliant::core::{Directions, Integrator, ModelBuilder, NewtonSettings};
+    use pliant::environment::Gravity;
+    use pliant::fem::{Material, TetMesh};
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mesh =
+                TetMesh::from_voxel_boxes(&[([0, 0, 0], [16, 16, 16])], 0.01, [0.0; 3]).unwrap();
+            let mut b = ModelBuilder::new(3).unwrap();
+            mesh.add_to(
+                &mut b,
+                100.0,
+                Material::Constant {
+                    youngs_modulus: 5e4,
+                    poisson_ratio: 0.3,
+                },
+            )
+            .unwrap();
+            for (n, x) in mesh.nodes.iter().enumerate() {
+                if x[2] == 0.0 {
+                    b.fix_node(n).unwrap();
+                }
+            }
+            b.add(Gravity::new(&[0.3, 0.0, -9.81]));
+            let model = b.build().unwrap();
+            let asm = pliant::core::assembly::Assembler::new(&model).unwrap();
+            let entries = LinearSolver::new(asm.symbolic()).unwrap().factor_entries();
+            assert!(
+                entries >= PARALLEL_MIN_FACTOR_ENTRIES,
+                "{entries} factor entries"
+            );
+            let newton = NewtonSettings {
+                directions: Directions::Direct,
+                ..NewtonSettings::default()
+            };
+            let mut sim = Simulator::new(model, Integrator::Bdf1, 0.01, newton).unwrap();
+            sim.step().unwrap();
+            sim.q().to_vec()
+        })
+    };
+    let (a, b) = (run(1), run(2));
+    assert!(
+        a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
+        "states differ between 1 and 2 threads"
+    );
+}

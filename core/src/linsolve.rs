@@ -16,12 +16,17 @@
 //! supernodal factorization reads the lower one, its simplicial one, chosen
 //! for small systems, the upper one), so faer copies nothing either.
 //!
-//! Parallelism is chosen per pattern: faer's parallel supernodal
-//! factorization only pays off for large factors, and on small systems
-//! (robots with a few thousand DOFs) the thread hand-offs cost more than the
-//! arithmetic (`cargo bench --bench fem_newton`; figures in
-//! `docs/benchmarks.md`). The choice depends on the pattern alone, never on
-//! timing.
+//! Factorizations and solves are sequential by default. faer's parallel
+//! kernels sum in an order that depends on the thread count, so a parallel
+//! factorization would make results depend on it (`tests/determinism.rs`
+//! caught it on a 7·10⁶-entry factor); and on the project's 2-core machine
+//! they were slower for whole runs at every size measured (the manta ray at
+//! 13k and 130k triangles 1.4–1.7×, the 20³ FEM block 1.08×; bare 3-D
+//! factorizations of 16–84·10⁶ entries gain 1.2–1.6× on an idle machine
+//! and lose 6–13 % with another job running; `docs/benchmarks.md`). On a
+//! machine with many idle cores, [`set_parallel_factorization`] lets factors
+//! of at least [`PARALLEL_MIN_FACTOR_ENTRIES`] entries use faer's global
+//! parallelism, at the price of that determinism.
 
 use crate::error::{CoreError, Result};
 use faer::dyn_stack::{MemBuffer, MemStack};
@@ -35,6 +40,7 @@ use faer::sparse::linalg::cholesky::{
 use faer::sparse::{Pair, SparseColMatRef, SymbolicSparseColMat, SymbolicSparseColMatRef};
 use faer::{Conj, Mat, MatMut, MatRef, Par, Side};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 /// The fill-reducing ordering a [`LinearSolver`] chose for its pattern.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,10 +51,35 @@ pub enum Ordering {
     NestedDissection,
 }
 
-/// Factors with at least this many stored entries in `L` use faer's
-/// parallel kernels (with the global parallelism); smaller ones run
-/// sequentially.
+/// With [`set_parallel_factorization`] on, factors with at least this many
+/// stored entries in `L` use faer's parallel kernels (with faer's global
+/// parallelism); smaller ones always run sequentially.
 pub const PARALLEL_MIN_FACTOR_ENTRIES: usize = 4_000_000;
+
+static PARALLEL_FACTORIZATION: AtomicBool = AtomicBool::new(false);
+
+/// Lets solvers created from now on factor and solve large systems (factors
+/// of at least [`PARALLEL_MIN_FACTOR_ENTRIES`] entries) with faer's parallel
+/// kernels. Off by default: results then depend on the number of threads
+/// (faer's parallel sums run in another order), and on 2 cores it was
+/// slower for whole runs (module documentation). Worth trying for large 3-D
+/// meshes on a machine with many idle cores.
+///
+/// ```
+/// use pliant_core::linsolve::{parallel_factorization, set_parallel_factorization};
+/// assert!(!parallel_factorization());
+/// set_parallel_factorization(true);
+/// assert!(parallel_factorization());
+/// set_parallel_factorization(false);
+/// ```
+pub fn set_parallel_factorization(on: bool) {
+    PARALLEL_FACTORIZATION.store(on, AtomicOrdering::Relaxed);
+}
+
+/// Whether [`set_parallel_factorization`] is on.
+pub fn parallel_factorization() -> bool {
+    PARALLEL_FACTORIZATION.load(AtomicOrdering::Relaxed)
+}
 
 /// faer's supernodal threshold, a multiple of its internal flop-ratio
 /// cut-off (40 at faer's default `SupernodalThreshold(1.0)`): 0.5 halves it
@@ -272,7 +303,7 @@ impl LinearSolver {
             },
         )
         .map_err(err)?;
-        let par = if symbolic.len_val() >= PARALLEL_MIN_FACTOR_ENTRIES {
+        let par = if parallel_factorization() && symbolic.len_val() >= PARALLEL_MIN_FACTOR_ENTRIES {
             faer::get_global_parallelism()
         } else {
             Par::Seq
