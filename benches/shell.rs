@@ -209,7 +209,7 @@ fn scaling() {
         let mut run = scene.build().unwrap();
         let tris = run.mesh.triangles.len();
         let mut times = Vec::new();
-        let (mut its, mut pcg) = (0, 0);
+        let (mut its, mut pcg, mut fact) = (0, 0, 0);
         for k in 0..5 {
             let t = Instant::now();
             let r = run.sim.step().unwrap();
@@ -217,14 +217,16 @@ fn scaling() {
                 times.push(t.elapsed().as_secs_f64());
                 its += r.newton.iterations;
                 pcg += r.newton.pcg_iterations;
+                fact += r.newton.factorizations;
             }
         }
         let per = median(times);
         println!(
-            "manta scaling ({directions:?}): {tris:>7} triangles: {:>9.2} ms per step ({:.1} Newton iterations, {:.1} PCG iterations per step), {:.2} µs per triangle per step",
+            "manta scaling ({directions:?}): {tris:>7} triangles: {:>9.2} ms per step ({:.1} Newton iterations, {:.1} PCG iterations, {:.1} factorizations per step), {:.2} µs per triangle per step",
             1e3 * per,
             its as f64 / 3.0,
             pcg as f64 / 3.0,
+            fact as f64 / 3.0,
             1e6 * per / tris as f64
         );
     }
