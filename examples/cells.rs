@@ -23,11 +23,13 @@
 //! plots) into `DIR/bounce_stiff/`, `DIR/attach/`, `DIR/chain/`,
 //! `DIR/fold_E/`, ….
 //!
-//! `cargo run --release --example cells -- bench [--ns 10 100 1000] [--settle S] [--steps K]`
+//! `cargo run --release --example cells -- bench [--ns 10 100 1000] [--settle S] [--steps K] [--no-carry-shift]`
+//! (`--no-carry-shift`: without `NewtonSettings::carry_shift`, the
+//! diagonal-shift search then starting afresh at every step).
 
 use anyhow::Context;
 use pliant::cells::CellContactEnergy;
-use pliant::core::{Energy, Integrator, Simulator};
+use pliant::core::{Energy, Integrator, NewtonSettings, Simulator};
 use pliant::soft_cells::force_deflection::{force_deflection, stiffness};
 use pliant::soft_cells::scenes::bounce;
 use pliant::soft_cells::stack::{grid, stack};
@@ -48,12 +50,14 @@ fn main() -> anyhow::Result<()> {
     let mut ns: Vec<usize> = vec![10, 100, 1000];
     let (mut settle, mut steps) = (1.0f64, 50usize);
     let mut letters = String::from("EPFL");
+    let mut carry_shift = newton().carry_shift;
     let mut seconds = 30.0f64;
     let mut iterations = 10u64;
     let mut args = std::env::args().skip(1).peekable();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--out" => out = args.next().context("--out DIR")?.into(),
+            "--no-carry-shift" => carry_shift = false,
             "--settle" => settle = args.next().context("--settle S")?.parse()?,
             "--steps" => steps = args.next().context("--steps K")?.parse()?,
             "--letters" => letters = args.next().context("--letters EPFL")?,
@@ -74,7 +78,7 @@ fn main() -> anyhow::Result<()> {
     match which.as_str() {
         "force" => force(&out),
         "bounce" => bounce_run(&out),
-        "bench" => bench(&ns, settle, steps),
+        "bench" => bench(&ns, settle, steps, carry_shift),
         "fold" => fold_run(&out, &letters, seconds),
         "optimize" => optimize_fold(&out, iterations),
         "attach" => attach(&out),
@@ -511,14 +515,14 @@ fn optimize_fold(out: &Path, iterations: u64) -> anyhow::Result<()> {
 }
 
 /// The stacked-cells benchmark.
-fn bench(ns: &[usize], settle: f64, steps: usize) -> anyhow::Result<()> {
+fn bench(ns: &[usize], settle: f64, steps: usize, carry_shift: bool) -> anyhow::Result<()> {
     let dt = 1.0 / 50.0;
     println!(
-        "stacked cells (radius 0.5 m, 100 membrane nodes, C = 2 N), implicit Euler, dt = 1/50 s, {} threads",
+        "stacked cells (radius 0.5 m, 100 membrane nodes, C = 2 N), implicit Euler, dt = 1/50 s, {} threads, carry_shift {carry_shift}",
         rayon::current_num_threads()
     );
     println!(
-        "{:>6} {:>7} {:>8} {:>9} {:>12} {:>10} {:>9} {:>9} {:>10} {:>8}",
+        "{:>6} {:>7} {:>8} {:>9} {:>12} {:>10} {:>9} {:>9} {:>9} {:>10} {:>8}",
         "cells",
         "grid",
         "build_s",
@@ -526,6 +530,7 @@ fn bench(ns: &[usize], settle: f64, steps: usize) -> anyhow::Result<()> {
         "ms/cell-step",
         "newton/st",
         "factor/st",
+        "tries/st",
         "backtr/st",
         "search%",
         "pairs"
@@ -533,7 +538,11 @@ fn bench(ns: &[usize], settle: f64, steps: usize) -> anyhow::Result<()> {
     for &n in ns {
         let t0 = Instant::now();
         let (model, _) = stack(n, 3)?;
-        let mut sim = Simulator::new(model, Integrator::ImplicitEuler, dt, newton())?;
+        let settings = NewtonSettings {
+            carry_shift,
+            ..newton()
+        };
+        let mut sim = Simulator::new(model, Integrator::ImplicitEuler, dt, settings)?;
         let build = t0.elapsed().as_secs_f64();
         for _ in 0..(settle / dt).round() as usize {
             sim.step()?;
@@ -544,11 +553,12 @@ fn bench(ns: &[usize], settle: f64, steps: usize) -> anyhow::Result<()> {
             .first()
             .map_or(0.0, |c| c.search_time());
         let t1 = Instant::now();
-        let (mut iters, mut facts, mut backtracks) = (0, 0, 0);
+        let (mut iters, mut facts, mut shifted, mut backtracks) = (0, 0, 0, 0);
         for _ in 0..steps {
             let st = sim.step()?.newton;
             iters += st.iterations;
             facts += st.factorizations;
+            shifted += st.shift_tries;
             backtracks += st.backtracks;
         }
         let wall = t1.elapsed().as_secs_f64();
@@ -565,12 +575,13 @@ fn bench(ns: &[usize], settle: f64, steps: usize) -> anyhow::Result<()> {
             .first()
             .map_or(0, |c| c.elements().len());
         println!(
-            "{n:>6} {:>7} {build:>8.2} {:>9.2} {:>12.4} {:>10.2} {:>9.2} {:>9.2} {:>9.1}% {pairs:>8}",
+            "{n:>6} {:>7} {build:>8.2} {:>9.2} {:>12.4} {:>10.2} {:>9.2} {:>9.2} {:>9.2} {:>9.1}% {pairs:>8}",
             format!("{rows}x{cols}"),
             1e3 * wall / steps as f64,
             1e3 * wall / (steps * n) as f64,
             iters as f64 / steps as f64,
             facts as f64 / steps as f64,
+            shifted as f64 / steps as f64,
             backtracks as f64 / steps as f64,
             100.0 * search / wall,
         );

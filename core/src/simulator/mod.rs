@@ -88,8 +88,10 @@ pub struct Simulator {
     solver: LinearSolver,
     /// The last Newton factorization, carried to the next step when
     /// [`NewtonSettings::reuse_below`] or PCG directions use it (dropped on `set_state` and
-    /// when the sparsity pattern changes, so runs stay reproducible).
-    newton_factor: Option<crate::linsolve::Factor>,
+    /// when the sparsity pattern changes, so runs stay reproducible), and
+    /// the last diagonal shift for [`NewtonSettings::carry_shift`] (dropped
+    /// on `set_state`).
+    newton_carry: crate::newton::NewtonCarry,
     mass_free: Vec<f64>,
     free_dofs: Arc<Vec<usize>>,
     /// Current positions (m, rad).
@@ -137,7 +139,7 @@ impl Simulator {
             newton,
             asm,
             solver,
-            newton_factor: None,
+            newton_carry: Default::default(),
             mass_free,
             free_dofs,
             q,
@@ -227,7 +229,7 @@ impl Simulator {
         self.v.copy_from_slice(v);
         self.t = t;
         self.step = step;
-        self.newton_factor = None;
+        self.newton_carry = Default::default();
         for e in self.model.energies.iter_mut() {
             e.reset(q);
         }
@@ -377,6 +379,7 @@ impl Simulator {
                 total.pcg_iterations += stats.pcg_iterations;
                 total.projected += stats.projected;
                 total.shifted += stats.shifted;
+                total.shift_tries += stats.shift_tries;
                 total.backtracks += stats.backtracks;
                 total.at_noise_floor |= stats.at_noise_floor;
                 total.residual = stats.residual;
@@ -413,7 +416,9 @@ impl Simulator {
             debug_assert_eq!(asm.free_dofs(), self.free_dofs.as_slice());
             self.solver = LinearSolver::new_augmented(asm.symbolic(), asm.n_aux())?;
             self.asm = asm;
-            self.newton_factor = None;
+            // The factorization no longer fits; a carried shift still
+            // describes the model.
+            self.newton_carry.factor = None;
         }
         Ok(())
     }
@@ -474,7 +479,7 @@ impl Simulator {
             &self.free_dofs,
             &self.solver,
             &self.newton,
-            &mut self.newton_factor,
+            &mut self.newton_carry,
         )
         .map_err(|f| CoreError::NewtonDiverged {
             step: self.step + 1,

@@ -88,11 +88,17 @@ impl ContactDesign {
 /// Newton settings for cell scenes: converged to `10⁻⁸` N (a 1 g
 /// membrane node feels nothing below that: `10⁻⁸ N` moves it by
 /// `4·10⁻⁹` m per step of 1/50 s, while tighter tolerances stall in the
-/// round-off of the incremental potential).
+/// round-off of the incremental potential), and the diagonal-shift search
+/// started from the last step's shift
+/// ([`NewtonSettings::carry_shift`]: contact makes the Hessian indefinite
+/// at most steps; 7.8–8.0 against 8.6–8.8 ms per cell-step on 100 stacked
+/// cells, `cargo run --release --example cells -- bench --ns 100
+/// [--carry-shift]`, 2026-11-27).
 pub fn newton() -> NewtonSettings {
     NewtonSettings {
         abs_tol: 1e-8,
         max_step_halvings: 4,
+        carry_shift: true,
         ..NewtonSettings::default()
     }
 }
