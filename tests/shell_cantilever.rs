@@ -147,6 +147,7 @@ fn mid_edge_converges_to_one_plate_answer_on_every_mesh_type() {
         MeshKind::RightIsosceles,
         MeshKind::NonUniform,
         MeshKind::Random,
+        MeshKind::EquilateralAligned,
     ] {
         let w = converged(kind, 0.5);
         eprintln!(

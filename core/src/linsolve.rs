@@ -21,7 +21,7 @@
 //! factorization would make results depend on it (`tests/determinism.rs`
 //! caught it on a 7·10⁶-entry factor); and on the project's 2-core machine
 //! they were slower for whole runs at every size measured (the manta ray at
-//! 13k and 130k triangles 1.4–1.7×, the 20³ FEM block 1.08×; bare 3-D
+//! 13k and 130k triangles 1.4–1.8×, the 20³ FEM block 1.08×; bare 3-D
 //! factorizations of 16–84·10⁶ entries gain 1.2–1.6× on an idle machine
 //! and lose 6–13 % with another job running; `docs/benchmarks.md`). On a
 //! machine with many idle cores, [`set_parallel_factorization`] lets factors

@@ -87,8 +87,9 @@ pub struct NewtonSettings {
     /// current Hessian, or by conjugate gradients preconditioned with a kept
     /// one (see [`Directions`]).
     pub directions: Directions,
-    /// With [`HessianStrategy::ExactShift`], start each time step's search
-    /// for a diagonal shift from a tenth of the last step's successful shift
+    /// Start each time step's search for a diagonal shift (the fallback of
+    /// every [`HessianStrategy`] when the Hessian is not positive definite)
+    /// from a tenth of the last step's successful shift
     /// instead of from `10⁻¹⁰ · max|H|` (each try is a factorization; the
     /// shift grows tenfold per failed try). Pays on models whose Hessian is
     /// indefinite at every step by a similar amount (cell contact, where the

@@ -91,9 +91,9 @@ impl ContactDesign {
 /// round-off of the incremental potential), and the diagonal-shift search
 /// started from the last step's shift
 /// ([`NewtonSettings::carry_shift`]: contact makes the Hessian indefinite
-/// at most steps; 7.8–8.0 against 8.6–8.8 ms per cell-step on 100 stacked
-/// cells, `cargo run --release --example cells -- bench --ns 100
-/// [--carry-shift]`, 2026-11-27).
+/// at most steps: 7.69–7.70 against 8.21–8.29 ms per cell-step on 100
+/// stacked cells, `cargo run --release --example cells -- bench --ns 100
+/// --settle 1 --steps 10 [--no-carry-shift]`, 2026-11-27).
 pub fn newton() -> NewtonSettings {
     NewtonSettings {
         abs_tol: 1e-8,
