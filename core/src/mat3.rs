@@ -1,5 +1,5 @@
 //! 3×3 matrices stored row-major as `[D; 9]` (`m[3i + j] = M_ij`), generic
-//! over the scalar.
+//! over the scalar; and [`skew`], the cross-product matrix as rows.
 
 use crate::scalar::Scalar;
 
@@ -25,6 +25,13 @@ pub fn inv3<D: Scalar>(f: &[D; 9], j: D) -> [D; 9] {
         f[0] * f[4] - f[1] * f[3],
     ];
     c.map(|v| v / j)
+}
+
+/// `[v]×`, the matrix of `u ↦ v × u`, as rows (`[v]× u = v × u`;
+/// `[v]×ᵀ = −[v]×`).
+#[inline]
+pub fn skew(v: &[f64; 3]) -> [[f64; 3]; 3] {
+    [[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]]
 }
 
 #[cfg(test)]

@@ -36,6 +36,7 @@ use crate::surface::{
 };
 use pliant_core::element::{Block, NO_PARAM, VariableStencil, variable_fallback};
 use pliant_core::geometry::{CellKind, Cells, Field, Point, Shape};
+use pliant_core::mat3::skew;
 use pliant_core::quantity::{Bound, Quantity};
 use pliant_core::{
     BindInfo, Ctx, Element, ElementSet, Elements, Energy, EnergySpec, EvalState, Local, Result,
@@ -446,7 +447,7 @@ impl ElementSet for GasCavity {
             let p = t.map(|i| self.point(&x, i));
             for k in 0..3 {
                 let w = p[(k + 2) % 3];
-                let m = [[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]];
+                let m = skew(&w);
                 for r in 0..3 {
                     for cc in 0..3 {
                         let val = -f * m[r][cc] / 6.0;

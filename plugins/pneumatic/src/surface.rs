@@ -9,6 +9,7 @@
 //! pointing out of the enclosed gas.
 
 use crate::error::PneumaticError;
+use pliant_core::mat3::skew;
 use std::collections::BTreeMap;
 
 /// Checks that `triangles` form a closed surface over `n_nodes` nodes:
@@ -111,7 +112,7 @@ pub(crate) fn add_triangle_volume_hessian(
         let (i, j, w) = (at[k], at[(k + 1) % 3], p[(k + 2) % 3]);
         // −⅙ s [w]× at rows of node k, columns of node k+1; its transpose
         // (+⅙ s [w]×) at the mirrored place.
-        let m = [[0.0, -w[2], w[1]], [w[2], 0.0, -w[0]], [-w[1], w[0], 0.0]];
+        let m = skew(w);
         for r in 0..3 {
             for c in 0..3 {
                 let v = -s * m[r][c] / 6.0;

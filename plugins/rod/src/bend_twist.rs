@@ -55,6 +55,7 @@
 
 use crate::frames::{EdgeFrame, reference_twist_direct, solid_angle, transport};
 use pliant_core::Scalar;
+use pliant_core::mat3::skew;
 use pliant_core::vec3::{V3, add, cross, dot, lift, norm, scale, sub, unit};
 
 /// Number of reduced variables `(eⁱ, eʲ, θⁱ, θʲ)`.
@@ -377,11 +378,6 @@ fn h_val(t: &[f64; 3], y: &[f64; 3], w: &[f64; 3], a: &[f64; 3]) -> f64 {
     let be = dot(a, y) + dot(t, y);
     let ga = 1.0 + dot(a, t);
     dot(w, y) - al * be / ga
-}
-
-/// `[a]×`, the matrix of `v ↦ a × v`.
-fn skew(a: &[f64; 3]) -> [[f64; 3]; 3] {
-    [[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]]
 }
 
 /// Value, gradient and Hessian of a scalar over `(t_i, t_j, θⁱ, θʲ)`.

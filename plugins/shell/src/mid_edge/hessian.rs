@@ -32,14 +32,10 @@
 //! contraction `∇²(n·c)` with `c = −Σ_k F_{d_k} r_k (τ_k + (q_k/s_k) w_k)`.
 
 use super::MidEdgeEl;
+use pliant_core::mat3::skew;
 use pliant_core::vec3::{V3, cross, dot, load, scale, sub};
 
 type M3 = [[f64; 3]; 3];
-
-/// `[v]×`: the matrix of `u ↦ v × u`.
-fn skew(v: &V3<f64>) -> M3 {
-    [[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]]
-}
 
 /// `B_k(a)`: how node `a` enters edge `k = x_{k+2} − x_{k+1}`.
 fn edge_sign(k: usize, a: usize) -> f64 {
