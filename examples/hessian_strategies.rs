@@ -8,46 +8,17 @@
 //!
 //! `cargo run --release --example hessian_strategies`
 
-use pliant::core::{HessianStrategy, Integrator, ModelBuilder, Motion, NewtonSettings, Simulator};
+use pliant::core::{HessianStrategy, Integrator, ModelBuilder, NewtonSettings, Simulator};
 use pliant::environment::{Gravity, Spring, Springs};
-use pliant::lattice::SpringLattice;
 use std::time::Instant;
 
 fn column(strategy: HessianStrategy) -> Simulator {
-    let lat = SpringLattice {
-        n: [3, 3, 16],
-        spacing: 0.01,
-        stiffness: 200.0,
-        node_mass: 1e-3,
-        origin: [0.0; 3],
-    };
-    let mut b = ModelBuilder::new(3).unwrap();
-    lat.add_to(&mut b).unwrap();
-    for j in 0..3 {
-        for i in 0..3 {
-            b.fix_node(lat.node(i, j, 0)).unwrap();
-            let top = lat.node(i, j, 15);
-            b.constrain(3 * top, Motion::Fixed).unwrap();
-            b.constrain(3 * top + 1, Motion::Fixed).unwrap();
-            // Shorten the column by 3 mm per load step (t counts steps: dt = 1).
-            b.constrain(3 * top + 2, Motion::Linear { velocity: -0.003 })
-                .unwrap();
-        }
-    }
-    let m = b.build().unwrap();
-    let settings = NewtonSettings {
+    pliant::lattice::buckling_column(NewtonSettings {
         hessian: strategy,
         max_iterations: 200,
         ..Default::default()
-    };
-    // An imperfection so the column picks a buckling direction (the springs'
-    // rest lengths stay those of the straight column).
-    let mid = lat.node(1, 1, 8);
-    let (mut q, v) = (m.q0().to_vec(), m.v0().to_vec());
-    q[3 * mid] += 1e-4;
-    let mut sim = Simulator::new(m, Integrator::Static, 1.0, settings).unwrap();
-    sim.set_state(&q, &v, 0.0, 0).unwrap();
-    sim
+    })
+    .unwrap()
 }
 
 fn swing(strategy: HessianStrategy) -> Simulator {

@@ -1,14 +1,35 @@
 //! A rollout gives bitwise-identical states with 1 and 2 worker threads
 //! (assembly, reductions and the faer factorization included).
 
-use pliant::core::Simulator;
+use pliant::core::{ModelBuilder, Simulator};
+use pliant::fem::{Material, TetMesh};
 
-fn rollout(threads: usize) -> Vec<f64> {
-    let pool = rayon::ThreadPoolBuilder::new()
+/// Runs `f` on a rayon pool of `threads` workers.
+fn on_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .unwrap();
-    pool.install(|| {
+        .unwrap()
+        .install(f)
+}
+
+/// A foam body (100 kg/m³, E = 50 kPa, ν = 0.3) meshed by `mesh`.
+fn foam(mesh: &TetMesh) -> ModelBuilder {
+    let mut b = ModelBuilder::new(3).unwrap();
+    mesh.add_to(
+        &mut b,
+        100.0,
+        Material::Constant {
+            youngs_modulus: 5e4,
+            poisson_ratio: 0.3,
+        },
+    )
+    .unwrap();
+    b
+}
+
+fn rollout(threads: usize) -> Vec<f64> {
+    on_threads(threads, || {
         let d = pliant::lattice::lattice_drop().unwrap();
         let r = &d.settings;
         let mut sim = Simulator::new(d.model, r.integrator, r.dt, r.newton).unwrap();
@@ -36,28 +57,14 @@ fn one_and_two_threads_give_identical_states() {
 /// ground. With `pcg`, Newton directions come from conjugate gradients
 /// preconditioned by kept factorizations.
 fn fem_rollout(threads: usize, pcg: bool) -> Vec<f64> {
-    use pliant::core::{Directions, Integrator, ModelBuilder, NewtonSettings};
+    use pliant::core::{Directions, Integrator, NewtonSettings};
     use pliant::environment::{Friction, Gravity, Ground, NormalLaw};
-    use pliant::fem::{Material, TetMesh};
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap();
-    pool.install(|| {
+    on_threads(threads, || {
         let mesh =
             TetMesh::from_voxel_boxes(&[([0, 0, 0], [20, 10, 5])], 0.005, [0.0, 0.0, 0.0005])
                 .unwrap();
         assert!(mesh.tets.len() > 2 * pliant::core::parallel::PAR_MIN_LEN);
-        let mut b = ModelBuilder::new(3).unwrap();
-        mesh.add_to(
-            &mut b,
-            100.0,
-            Material::Constant {
-                youngs_modulus: 5e4,
-                poisson_ratio: 0.3,
-            },
-        )
-        .unwrap();
+        let mut b = foam(&mesh);
         b.add(Gravity::new(&[0.0, 0.0, -9.81]));
         b.add(Ground::new(
             &[0.0; 3],
@@ -136,27 +143,13 @@ fn pcg_directions_reach_the_states_of_direct_solves() {
 #[test]
 fn a_large_factorization_gives_identical_states_with_one_and_two_threads() {
     use pliant::core::linsolve::{LinearSolver, PARALLEL_MIN_FACTOR_ENTRIES};
-    use pliant::core::{Directions, Integrator, ModelBuilder, NewtonSettings};
+    use pliant::core::{Directions, Integrator, NewtonSettings};
     use pliant::environment::Gravity;
-    use pliant::fem::{Material, TetMesh};
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        on_threads(threads, || {
             let mesh =
                 TetMesh::from_voxel_boxes(&[([0, 0, 0], [16, 16, 16])], 0.01, [0.0; 3]).unwrap();
-            let mut b = ModelBuilder::new(3).unwrap();
-            mesh.add_to(
-                &mut b,
-                100.0,
-                Material::Constant {
-                    youngs_modulus: 5e4,
-                    poisson_ratio: 0.3,
-                },
-            )
-            .unwrap();
+            let mut b = foam(&mesh);
             for (n, x) in mesh.nodes.iter().enumerate() {
                 if x[2] == 0.0 {
                     b.fix_node(n).unwrap();

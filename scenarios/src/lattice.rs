@@ -151,3 +151,40 @@ pub fn lattice_drop() -> Result<pliant_core::scene::SceneModel> {
         },
     })
 }
+
+/// A slender lattice column (3 × 3 × 16 nodes, 1 cm spacing, springs of
+/// 200 N/m) clamped at its base and shortened by 3 mm per static load step
+/// at its top (`Integrator::Static` with `dt = 1`, so `t` counts load
+/// steps), past buckling; a 0.1 mm sideways imperfection at mid-height
+/// picks the buckling direction (the springs' rest lengths stay those of
+/// the straight column). Compressed springs make the Hessian indefinite:
+/// a test case for Newton's [`HessianStrategy`](pliant_core::HessianStrategy)
+/// and its diagonal shift.
+pub fn buckling_column(settings: pliant_core::NewtonSettings) -> Result<pliant_core::Simulator> {
+    use pliant_core::{Integrator, Motion, Simulator};
+    let lat = SpringLattice {
+        n: [3, 3, 16],
+        spacing: 0.01,
+        stiffness: 200.0,
+        node_mass: 1e-3,
+        origin: [0.0; 3],
+    };
+    let mut b = ModelBuilder::new(3)?;
+    lat.add_to(&mut b)?;
+    for j in 0..3 {
+        for i in 0..3 {
+            b.fix_node(lat.node(i, j, 0))?;
+            let top = lat.node(i, j, 15);
+            b.constrain(3 * top, Motion::Fixed)?;
+            b.constrain(3 * top + 1, Motion::Fixed)?;
+            b.constrain(3 * top + 2, Motion::Linear { velocity: -0.003 })?;
+        }
+    }
+    let m = b.build()?;
+    let mid = lat.node(1, 1, 8);
+    let (mut q, v) = (m.q0().to_vec(), m.v0().to_vec());
+    q[3 * mid] += 1e-4;
+    let mut sim = Simulator::new(m, Integrator::Static, 1.0, settings)?;
+    sim.set_state(&q, &v, 0.0, 0)?;
+    Ok(sim)
+}
