@@ -392,13 +392,8 @@ mod tests {
     /// bent, stretched states with `ξ ≠ 0` and frames from elsewhere.
     #[test]
     fn closed_form_hessian_equals_duals_of_the_gradient() {
-        let mut seed = 7u64;
-        let mut rand = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        let mut rng = pliant_core::derivcheck::Rng::new(7);
+        let mut rand = || rng.range(-0.5, 0.5);
         for nu in [0.0, 0.3, 0.5] {
             let el = element(nu);
             for _ in 0..20 {
