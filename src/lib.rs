@@ -7,14 +7,16 @@
 //! the papers' scenarios
 //! ([`scenarios`], whose modules are also re-exported at the top level),
 //! and holds what the `pliant` command line needs to simulate a scene
-//! ([`simulate`]), mesh a body ([`mesh_file`]) and record how a run was
-//! made ([`provenance`]). SI
+//! ([`simulate`]), differentiate a rollout given as JSON ([`rollout`]), mesh a
+//! body ([`mesh_file`]) and record how a run was made ([`provenance`]). SI
 //! units throughout.
 #![warn(missing_docs)]
 
 pub mod mesh_file;
 pub mod provenance;
+pub mod rollout;
 pub mod simulate;
+pub mod sweep;
 
 pub use pliant_cable as cable;
 pub use pliant_cells as cells;

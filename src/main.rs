@@ -138,6 +138,49 @@ enum Command {
         #[arg(long, requires = "export")]
         export_clip: bool,
     },
+    /// Differentiate a rollout: the objective of a rollout spec (scene,
+    /// steps, keyframed controls and design channels as variables `z`,
+    /// weighted objective terms) and its adjoint gradient `∇_z O`, printed
+    /// and written as JSON.
+    Gradient {
+        /// Rollout spec (JSON).
+        spec: PathBuf,
+        /// Variables `z` as a JSON array (default: the scene's own values).
+        #[arg(long, value_name = "JSON")]
+        z: Option<String>,
+        /// Also check the gradient against central differences of whole
+        /// rollouts with this relative step.
+        #[arg(long, value_name = "EPS")]
+        check: Option<f64>,
+        /// Write `{variables, z, value, terms, gradient[, fd_gradient]}` here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Run a design sweep: a base scene, rollout or gait spec with
+    /// parameters changed by JSON pointer over a grid, random or
+    /// Latin-hypercube design. Each point writes OUT/<name>/point_KKKK/
+    /// (a re-run skips finished points); the results are gathered into
+    /// OUT/<name>/results.csv and a plot.
+    Sweep {
+        /// Sweep spec (JSON).
+        spec: PathBuf,
+        /// Output directory.
+        #[arg(long, default_value = "out")]
+        out: PathBuf,
+        /// Points run at once on this machine.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        jobs: u64,
+        /// Run only point K (0-based; a Slurm array's $SLURM_ARRAY_TASK_ID)
+        /// and do not gather.
+        #[arg(long, value_name = "K", conflicts_with_all = ["gather", "list"])]
+        task_id: Option<usize>,
+        /// Only gather the points' results into the table and plot.
+        #[arg(long, conflicts_with = "list")]
+        gather: bool,
+        /// List the points and exit.
+        #[arg(long)]
+        list: bool,
+    },
     /// Export a run's optimized controls to hardware: resample them at the
     /// controller rate, map them through a hardware profile to encoder
     /// counts, regulator voltages or servo pulses, check every limit and
@@ -647,6 +690,137 @@ fn run_cli() -> Result<()> {
                 },
                 out.as_deref(),
             )?;
+        }
+        Command::Gradient {
+            spec,
+            z,
+            check,
+            out,
+        } => {
+            let rollout = pliant::rollout::Rollout::from_file(&spec)?;
+            let z: Vec<f64> = match z {
+                Some(text) => {
+                    serde_json::from_str(&text).context("--z: a JSON array of numbers")?
+                }
+                None => rollout.z0().to_vec(),
+            };
+            let e = rollout.evaluate(&z, true)?;
+            println!(
+                "{} steps of {} s, {} variables, {} Newton iterations",
+                rollout.steps(),
+                rollout.dt(),
+                z.len(),
+                e.newton_iterations
+            );
+            println!("objective {:e}", e.value);
+            for (l, t) in rollout.objective_labels().iter().zip(&e.terms) {
+                println!("  {l:<24} {t:e}");
+            }
+            let fd = check.map(|eps| rollout.gradient_fd(&z, eps)).transpose()?;
+            println!("{:<24} {:>14} {:>14}", "variable", "z", "dO/dz");
+            for (i, n) in rollout.variable_names().iter().enumerate() {
+                print!("{n:<24} {:>14.6e} {:>14.6e}", z[i], e.gradient[i]);
+                if let Some(fd) = &fd {
+                    print!("  (central differences {:.6e})", fd[i]);
+                }
+                println!();
+            }
+            if let Some(out) = out {
+                let mut doc = serde_json::json!({
+                    "variables": rollout.variable_names(),
+                    "objectives": rollout.objective_labels(),
+                    "z": z,
+                    "value": e.value,
+                    "terms": e.terms,
+                    "gradient": e.gradient,
+                });
+                if let Some(fd) = fd {
+                    doc["fd_gradient"] = serde_json::json!(fd);
+                }
+                std::fs::write(&out, serde_json::to_string_pretty(&doc)? + "\n")
+                    .with_context(|| format!("writing {}", out.display()))?;
+                println!("wrote {}", out.display());
+            }
+        }
+        Command::Sweep {
+            spec,
+            out,
+            jobs,
+            task_id,
+            gather,
+            list,
+        } => {
+            let sweep = pliant::sweep::Sweep::from_file(&spec)?;
+            let labels: Vec<&str> = sweep.spec().parameters.iter().map(|p| p.label()).collect();
+            if list {
+                println!("{} points of {}:", sweep.points().len(), labels.join(", "));
+                for (k, p) in sweep.points().iter().enumerate() {
+                    let v: Vec<String> = p.iter().map(|v| v.to_string()).collect();
+                    println!("  {k:>4}  {}", v.join(", "));
+                }
+                return Ok(());
+            }
+            let report = |r: &pliant::sweep::PointResult| {
+                let what = match (&r.error, r.skipped) {
+                    (Some(e), _) => format!("failed: {e}"),
+                    (None, true) => "already finished".to_string(),
+                    (None, false) => "finished".to_string(),
+                };
+                let obj = r
+                    .values
+                    .iter()
+                    .find(|(n, _)| n == sweep.objective())
+                    .map_or(String::new(), |(n, v)| format!(", {n} = {v:.6e}"));
+                println!("point {:>4} {what}{obj}", r.index);
+            };
+            if let Some(k) = task_id {
+                let r = sweep.run_point(&out, k)?;
+                report(&r);
+                if let Some(e) = r.error {
+                    bail!("point {k} failed: {e}");
+                }
+                return Ok(());
+            }
+            if !gather {
+                let started = std::time::Instant::now();
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(jobs as usize)
+                    .build()
+                    .context("starting the worker threads")?;
+                let n = sweep.points().len();
+                println!(
+                    "sweep `{}`: {n} points, {jobs} at a time",
+                    sweep.spec().name
+                );
+                let results: Vec<Result<pliant::sweep::PointResult, pliant::sweep::SweepError>> =
+                    pool.install(|| {
+                        use rayon::prelude::*;
+                        (0..n)
+                            .into_par_iter()
+                            .map(|k| {
+                                let r = sweep.run_point(&out, k);
+                                if let Ok(r) = &r {
+                                    report(r);
+                                }
+                                r
+                            })
+                            .collect()
+                    });
+                for r in results {
+                    r?;
+                }
+                println!("{n} points in {:.2} s", started.elapsed().as_secs_f64());
+            }
+            let g = sweep.gather(&out)?;
+            println!(
+                "{} of {} points finished; wrote {}",
+                g.finished(),
+                g.points.len(),
+                g.csv.display()
+            );
+            if let Some(p) = &g.plot {
+                println!("wrote {}", p.display());
+            }
         }
         Command::Demo {
             which: Demo::Lattice,

@@ -105,6 +105,10 @@ impl CentreOfMass {
             .map(|w| w.iter().map(|&(d, m)| m * x[d]).sum())
             .collect()
     }
+    /// Per axis, the `(dof, m_n / Σ m)` pairs whose sum is that coordinate.
+    pub fn rows(&self) -> &[Vec<(usize, f64)>] {
+        &self.axes
+    }
     /// Number of axes.
     pub fn len(&self) -> usize {
         self.axes.len()

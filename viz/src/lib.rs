@@ -44,10 +44,12 @@ pub mod plots;
 mod recorder;
 mod replay;
 mod snapshot;
+mod sweep_plot;
 mod vtk;
 
 pub use error::VizError;
 pub use recorder::{Recorder, RecorderOptions};
 pub use replay::Replay;
 pub use snapshot::{Part, Snapshot, StateView};
+pub use sweep_plot::plot_sweep;
 pub use vtk::VtkWriter;

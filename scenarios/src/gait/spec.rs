@@ -93,6 +93,11 @@ pub struct OptimizeSpec {
     /// The spec file's directory: `scene` is relative to it.
     #[serde(skip)]
     pub base_dir: Option<PathBuf>,
+    /// The scene's text when it is held in memory (a sweep point's scene,
+    /// changed from the file's): read instead of the `scene` file, whose
+    /// path still names it in errors and resolves the paths inside it.
+    #[serde(skip)]
+    pub scene_text: Option<String>,
 }
 
 fn default_prep() -> usize {
@@ -181,8 +186,11 @@ impl OptimizeSpec {
             Some(d) if path.is_relative() => d.join(path),
             _ => path.to_path_buf(),
         };
-        let text = pliant_core::scene::read_limited(&path)
-            .map_err(|e| self.err("scene", &e.to_string()))?;
+        let text = match &self.scene_text {
+            Some(t) => t.clone(),
+            None => pliant_core::scene::read_limited(&path)
+                .map_err(|e| self.err("scene", &e.to_string()))?,
+        };
         GaitRobot::from_scene_text(
             text,
             &path.display().to_string(),
@@ -356,6 +364,7 @@ pub fn demo_spec() -> OptimizeSpec {
         z0: None,
         origin: "demo".into(),
         base_dir: None,
+        scene_text: None,
     }
 }
 

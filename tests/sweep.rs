@@ -1,0 +1,69 @@
+//! Design sweeps: points written to their own directories, re-runs that
+//! skip finished points, the gathered table, and pointer errors.
+
+use pliant::sweep::{Sweep, SweepError};
+use std::path::Path;
+
+fn spec() -> &'static Path {
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/python/tests/data/chain_sweep.json"
+    ))
+}
+
+#[test]
+fn points_run_rerun_skips_and_gather_writes_the_table() {
+    pliant::init();
+    let sweep = Sweep::from_file(spec()).unwrap();
+    assert_eq!(sweep.points().len(), 4);
+    assert_eq!(sweep.points()[1], vec![150.0, 0.004]);
+    let out = tempdir("sweep_points");
+    let first: Vec<_> = (0..4).map(|k| sweep.run_point(&out, k).unwrap()).collect();
+    assert!(first.iter().all(|r| r.error.is_none() && !r.skipped));
+    assert!(sweep.point_dir(&out, 2).join("run.json").exists());
+    let again: Vec<_> = (0..4).map(|k| sweep.run_point(&out, k).unwrap()).collect();
+    assert!(again.iter().all(|r| r.skipped));
+    assert_eq!(
+        first.iter().map(|r| &r.values).collect::<Vec<_>>(),
+        again.iter().map(|r| &r.values).collect::<Vec<_>>()
+    );
+    let g = sweep.gather(&out).unwrap();
+    assert_eq!(g.finished(), 4);
+    let csv = std::fs::read_to_string(&g.csv).unwrap();
+    assert_eq!(csv.lines().count(), 5);
+    let z = first[3]
+        .values
+        .iter()
+        .find(|(n, _)| n == "com.z")
+        .unwrap()
+        .1;
+    assert!(csv.lines().nth(4).unwrap().contains(&z.to_string()));
+    assert!(g.plot.unwrap().exists());
+    assert!(matches!(
+        sweep.run_point(&out, 4),
+        Err(SweepError::NoSuchPoint { points: 4, .. })
+    ));
+}
+
+#[test]
+fn a_pointer_to_nothing_or_to_text_is_an_error_before_any_point() {
+    pliant::init();
+    let text = std::fs::read_to_string(spec()).unwrap();
+    let dir = spec().parent();
+    let bad = text.replace("/energies/2/coefficient", "/energies/2/type");
+    let e = Sweep::from_json(&bad, "test", dir).unwrap_err();
+    assert!(matches!(e, SweepError::Pointer { index: 1, .. }), "{e}");
+    assert!(e.to_string().contains("not a number"), "{e}");
+    let bad = text.replace("/energies/2/coefficient", "/energies/7/coefficient");
+    let e = Sweep::from_json(&bad, "test", dir).unwrap_err();
+    assert!(e.to_string().contains("no such field"), "{e}");
+    let bad = text.replace("\"values\": [0.001, 0.004]", "\"values\": []");
+    let e = Sweep::from_json(&bad, "test", dir).unwrap_err();
+    assert!(matches!(e, SweepError::Spec { .. }), "{e}");
+}
+
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("pliant_{name}_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
