@@ -39,6 +39,26 @@ fn points_run_rerun_skips_and_gather_writes_the_table() {
         .1;
     assert!(csv.lines().nth(4).unwrap().contains(&z.to_string()));
     assert!(g.plot.unwrap().exists());
+    // The Parquet table: typed columns, the same numbers.
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::RowAccessor;
+    let reader = SerializedFileReader::new(std::fs::File::open(&g.parquet).unwrap()).unwrap();
+    let schema = reader.metadata().file_metadata().schema_descr();
+    let col = |name: &str| {
+        (0..schema.num_columns())
+            .find(|&i| schema.column(i).name() == name)
+            .unwrap()
+    };
+    let rows: Vec<_> = reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows[3].get_long(0).unwrap(), 3);
+    assert_eq!(rows[1].get_double(col("damping (N s/m)")).unwrap(), 0.004);
+    assert_eq!(rows[3].get_string(col("status")).unwrap(), "finished");
+    assert_eq!(rows[3].get_double(col("com.z")).unwrap(), z);
     assert!(matches!(
         sweep.run_point(&out, 4),
         Err(SweepError::NoSuchPoint { points: 4, .. })

@@ -349,10 +349,11 @@ def sweep_gather(
     dir: Optional[_StrPath],
     out: _StrPath,
 ) -> Dict[str, Any]:
-    """Gathers the points under ``out/<name>/`` into ``results.csv`` and the
-    plot. Returns a dict:
+    """Gathers the points under ``out/<name>/`` into ``results.csv``,
+    ``results.parquet`` and the plot. Returns a dict:
 
     - ``csv``: ``out/<name>/results.csv`` (pathlib.Path)
+    - ``parquet``: ``out/<name>/results.parquet`` (pathlib.Path)
     - ``plot``: ``out/<name>/<objective>.svg``, or ``None`` if no point finished
       (pathlib.Path)
     - ``finished``: points finished without error (int)

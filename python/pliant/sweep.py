@@ -28,7 +28,9 @@ class SweepResult:
     """Per point, in design order: ``index``, ``parameters`` (label, value
     pairs), ``values`` (name -> number), ``error`` and ``skipped``."""
     csv: str = ""
-    """The gathered table."""
+    """The gathered table (CSV)."""
+    parquet: str = ""
+    """The same table as Parquet (typed columns; missing values are null)."""
     plot: Optional[str] = None
     """The objective's plot (SVG), if a point finished."""
 
@@ -99,5 +101,6 @@ def sweep(
         parameters=labels,
         points=[results[k] for k in sorted(results)],
         csv=os.fspath(g["csv"]),
+        parquet=os.fspath(g["parquet"]),
         plot=None if g["plot"] is None else os.fspath(g["plot"]),
     )

@@ -82,7 +82,7 @@ fn sweep_run_point<'py>(
 }
 
 /// Gathers the points under `out/<name>/` into `results.csv` and the
-/// plot: a dict with `csv`, `plot` and `finished`.
+/// plot: a dict with `csv`, `parquet`, `plot`, `finished` and `points`.
 #[pyfunction]
 fn sweep_gather<'py>(
     py: Python<'py>,
@@ -95,6 +95,7 @@ fn sweep_gather<'py>(
         let g = s.gather(&out).map_err(|e| from_sweep(py, &e))?;
         let d = PyDict::new(py);
         d.set_item("csv", &g.csv)?;
+        d.set_item("parquet", &g.parquet)?;
         d.set_item("plot", &g.plot)?;
         d.set_item("finished", g.finished())?;
         d.set_item("points", g.points.len())?;

@@ -34,6 +34,7 @@ def test_backends_agree_bitwise_and_reruns_skip(pliant_bin, tmp_path):
     assert len(set(z)) == 4
     rows = list(csv.DictReader(open(r.csv)))
     assert [float(row["com.z"]) for row in rows] == z
+    assert open(r.parquet, "rb").read(4) == b"PAR1"
     # A second run finds every point finished.
     again = pliant.sweep(SPEC, out=tmp_path / "py", jobs=2)
     assert all(p["skipped"] for p in again.points)

@@ -5,11 +5,17 @@ use super::spec::{Design, Parameter};
 use pliant_core::derivcheck::Rng;
 
 /// `v` in `[lo, hi]` at fraction `u ∈ [0, 1]`, linearly or logarithmically.
+/// The ends are exact (`u = 0` gives `lo`, `u = 1` gives `hi`), so a grid's
+/// first and last levels are the numbers the spec wrote.
 fn lerp(lo: f64, hi: f64, u: f64, log: bool) -> f64 {
-    if log {
-        (lo.ln() + u * (hi.ln() - lo.ln())).exp()
+    if u <= 0.0 {
+        lo
+    } else if u >= 1.0 {
+        hi
+    } else if log {
+        lo * (hi / lo).powf(u)
     } else {
-        lo + u * (hi - lo)
+        (1.0 - u) * lo + u * hi
     }
 }
 

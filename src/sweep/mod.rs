@@ -24,6 +24,7 @@
 mod design;
 mod error;
 mod gather;
+mod parquet;
 mod point;
 mod spec;
 
