@@ -20,7 +20,13 @@ ap.add_argument("--workers", type=int, default=2)
 ap.add_argument("--out", default=str(ROOT / "out" / "sweeps"))
 args = ap.parse_args()
 
-ray.init(num_cpus=args.workers, include_dashboard=False)
+# One thread per point: the workers share the machine's cores (results do
+# not depend on the thread count).
+ray.init(
+    num_cpus=args.workers,
+    include_dashboard=False,
+    runtime_env={"env_vars": {"RAYON_NUM_THREADS": "1"}},
+)
 t0 = time.perf_counter()
 
 

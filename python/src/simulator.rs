@@ -62,7 +62,21 @@ impl PySimulator {
         })
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Simulator> {
+    /// The simulator, for a call that holds the GIL: never waits (a
+    /// thread stepping it may need the GIL to check for Ctrl-C), so a
+    /// simulator busy in another thread is an error.
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Simulator>> {
+        match self.sim.try_lock() {
+            Ok(g) => Ok(g),
+            Err(std::sync::TryLockError::Poisoned(e)) => Ok(e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => Err(PliantError::new_err(
+                "this simulator is stepping in another thread: use it when that call returns",
+            )),
+        }
+    }
+
+    /// The simulator, for a call that released the GIL (may wait).
+    fn wait(&self) -> std::sync::MutexGuard<'_, Simulator> {
         self.sim.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -159,41 +173,41 @@ impl PySimulator {
     }
     /// Positions and extra DOFs `q` (m, rad), a copy.
     #[getter]
-    fn q<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, self.lock().q())
+    fn q<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(PyArray1::from_slice(py, self.lock()?.q()))
     }
     /// Velocities `v` (m/s, rad/s), a copy.
     #[getter]
-    fn v<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
-        PyArray1::from_slice(py, self.lock().v())
+    fn v<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        Ok(PyArray1::from_slice(py, self.lock()?.v()))
     }
     /// Node positions as an `(n_nodes, dim)` array, m.
     #[getter]
     fn positions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let sim = self.lock();
+        let sim = self.lock()?;
         let q = sim.q();
         let flat: Vec<f64> = self.node_dofs.iter().map(|&d| q[d]).collect();
         PyArray1::from_vec(py, flat).reshape([self.node_dofs.len() / self.dim, self.dim])
     }
     /// Time, s.
     #[getter]
-    fn time(&self) -> f64 {
-        self.lock().time()
+    fn time(&self) -> PyResult<f64> {
+        Ok(self.lock()?.time())
     }
     /// Steps taken.
     #[getter]
-    fn step_count(&self) -> usize {
-        self.lock().steps_done()
+    fn step_count(&self) -> PyResult<usize> {
+        Ok(self.lock()?.steps_done())
     }
     /// Step size, s.
     #[getter]
-    fn dt(&self) -> f64 {
-        self.lock().dt()
+    fn dt(&self) -> PyResult<f64> {
+        Ok(self.lock()?.dt())
     }
     /// Number of DOFs.
     #[getter]
-    fn n_dofs(&self) -> usize {
-        self.lock().model().n_dofs()
+    fn n_dofs(&self) -> PyResult<usize> {
+        Ok(self.lock()?.model().n_dofs())
     }
     /// The steps the scene asks for.
     #[getter]
@@ -206,26 +220,26 @@ impl PySimulator {
         self.channels.clone()
     }
     /// The channels' values at the current time (the scene's schedules).
-    fn params(&self) -> BTreeMap<String, f64> {
-        let sim = self.lock();
+    fn params(&self) -> PyResult<BTreeMap<String, f64>> {
+        let sim = self.lock()?;
         let p = sim.model().params_at(sim.time());
-        self.channels.iter().cloned().zip(p).collect()
+        Ok(self.channels.iter().cloned().zip(p).collect())
     }
     /// The observables (cable tensions, output-group centroids, …) now.
-    fn observables(&self) -> Vec<(String, f64)> {
-        let sim = self.lock();
+    fn observables(&self) -> PyResult<Vec<(String, f64)>> {
+        let sim = self.lock()?;
         let p = sim.model().params_at(sim.time());
-        sim.observables(&p)
+        Ok(sim.observables(&p))
     }
     /// Kinetic energy `½ vᵀ M v`, J.
-    fn kinetic_energy(&self) -> f64 {
-        self.lock().kinetic_energy()
+    fn kinetic_energy(&self) -> PyResult<f64> {
+        Ok(self.lock()?.kinetic_energy())
     }
     /// Potential energy of every energy term at the current state, J.
-    fn potential_energy(&self) -> f64 {
-        let sim = self.lock();
+    fn potential_energy(&self) -> PyResult<f64> {
+        let sim = self.lock()?;
         let p = sim.model().params_at(sim.time());
-        sim.potential_energy(&p)
+        Ok(sim.potential_energy(&p))
     }
     /// Takes `n` steps; `controls` (channel → value) hold over them in
     /// place of the scene's schedule. Returns the Newton iterations. A
@@ -240,23 +254,13 @@ impl PySimulator {
     ) -> PyResult<usize> {
         let over = self.overrides(controls)?;
         guard(|| {
-            let r = py.detach(|| {
-                let mut sim = self.lock();
-                let mut iters = 0;
-                for _ in 0..n {
-                    let mut p = sim.model().params_at(sim.time() + sim.dt());
-                    for &(i, v) in &over {
-                        p[i] = v;
-                    }
-                    let step = sim.steps_done() + 1;
-                    match sim.step_with(&p, false) {
-                        Ok((rep, _)) => iters += rep.newton.iterations,
-                        Err(e) => return Err((step, e)),
-                    }
-                }
-                Ok(iters)
-            });
-            r.map_err(|(step, e)| step_error(py, step, &e, None))
+            let mut iters = 0;
+            py.detach(|| {
+                let mut sim = self.wait();
+                advance(&mut sim, n, &over, |_, _, i| iters += i)
+            })
+            .map_err(|stop| stop.into_py(py, None))?;
+            Ok(iters)
         })
     }
     /// Steps `steps` times (default: the scene's), or until time `until`
@@ -275,33 +279,22 @@ impl PySimulator {
     ) -> PyResult<Bound<'py, PyDict>> {
         let over = self.overrides(controls)?;
         guard(|| {
-            let (rows, failed) = py.detach(|| {
-                let mut sim = self.lock();
+            let mut rows = Rows::default();
+            let r = py.detach(|| {
+                let mut sim = self.wait();
                 let n = match until {
                     Some(t) => ((t - sim.time()) / sim.dt() - 1e-9).ceil().max(0.0) as usize,
                     None => steps.unwrap_or(self.scene_steps),
                 };
-                let mut rows = Rows::default();
                 let p0 = sim.model().params_at(sim.time());
                 rows.push(&sim, &p0, 0);
-                for _ in 0..n {
-                    let mut p = sim.model().params_at(sim.time() + sim.dt());
-                    for &(i, v) in &over {
-                        p[i] = v;
-                    }
-                    let step = sim.steps_done() + 1;
-                    match sim.step_with(&p, false) {
-                        Ok((rep, _)) => rows.push(&sim, &p, rep.newton.iterations),
-                        Err(e) => return (rows, Some((step, e))),
-                    }
-                }
-                (rows, None)
+                advance(&mut sim, n, &over, |sim, p, i| rows.push(sim, p, i))
             });
-            match failed {
-                None => rows.into_dict(py),
-                Some((step, e)) => {
+            match r {
+                Ok(()) => rows.into_dict(py),
+                Err(stop) => {
                     let partial = rows.into_dict(py)?;
-                    Err(step_error(py, step, &e, Some(partial)))
+                    Err(stop.into_py(py, Some(partial)))
                 }
             }
         })
@@ -319,7 +312,7 @@ impl PySimulator {
         let q = q.as_array().to_vec();
         let v = v.as_array().to_vec();
         guard(|| {
-            let mut sim = self.lock();
+            let mut sim = self.lock()?;
             let (t0, k) = (sim.time(), sim.steps_done());
             sim.set_state(&q, &v, t.unwrap_or(t0), k)
                 .map_err(|e| from_core(py, &e))
@@ -328,36 +321,79 @@ impl PySimulator {
     /// Back to the scene's initial state at t = 0.
     fn reset(&self, py: Python<'_>) -> PyResult<()> {
         guard(|| {
-            let mut sim = self.lock();
+            let mut sim = self.lock()?;
             let (q, v, c) = &self.initial;
             sim.set_state(q, v, 0.0, 0).map_err(|e| from_core(py, &e))?;
             sim.restore_carried_state(c).map_err(|e| from_core(py, &e))
         })
     }
     fn __repr__(&self) -> String {
-        let sim = self.lock();
-        format!(
-            "Simulator(dofs={}, t={} s, steps={}, dt={} s)",
-            sim.model().n_dofs(),
-            sim.time(),
-            sim.steps_done(),
-            sim.dt()
-        )
+        match self.lock() {
+            Ok(sim) => format!(
+                "Simulator(dofs={}, t={} s, steps={}, dt={} s)",
+                sim.model().n_dofs(),
+                sim.time(),
+                sim.steps_done(),
+                sim.dt()
+            ),
+            Err(_) => "Simulator(stepping in another thread)".into(),
+        }
     }
 }
 
-/// A `SimulationError` for step `step`, with what came before it.
-fn step_error(
-    py: Python<'_>,
-    step: usize,
-    e: &pliant::core::CoreError,
-    partial: Option<Bound<'_, PyDict>>,
-) -> PyErr {
-    let err = SimulationError::new_err(format!(
-        "step {step}: {e} (the state is the last converged step's)"
-    ));
-    let v = err.value(py);
-    let _ = v.setattr("step", step);
-    let _ = v.setattr("partial", partial);
-    err
+/// Why a stepping loop ended early.
+enum Stop {
+    /// Step `.0` (1-based) failed.
+    Failed(usize, pliant::core::CoreError),
+    /// Python asked to stop (Ctrl-C: `KeyboardInterrupt`).
+    Interrupted(PyErr),
+}
+
+impl Stop {
+    /// The Python exception, with what was computed before it (`partial`).
+    fn into_py(self, py: Python<'_>, partial: Option<Bound<'_, PyDict>>) -> PyErr {
+        let (err, step) = match self {
+            Stop::Failed(step, e) => (
+                SimulationError::new_err(format!(
+                    "step {step}: {e} (the state is the last converged step's)"
+                )),
+                Some(step),
+            ),
+            Stop::Interrupted(e) => (e, None),
+        };
+        let v = err.value(py);
+        if let Some(step) = step {
+            let _ = v.setattr("step", step);
+        }
+        let _ = v.setattr("partial", partial);
+        err
+    }
+}
+
+/// Steps `sim` `n` times with the scheduled parameters, `over` replacing
+/// some, calling `each(sim, p, newton iterations)` after every step. Checks
+/// for Ctrl-C about every 0.2 s (taking the GIL for that moment).
+fn advance(
+    sim: &mut Simulator,
+    n: usize,
+    over: &[(usize, f64)],
+    mut each: impl FnMut(&Simulator, &[f64], usize),
+) -> Result<(), Stop> {
+    let mut checked = std::time::Instant::now();
+    for _ in 0..n {
+        if checked.elapsed() > std::time::Duration::from_millis(200) {
+            Python::attach(|py| py.check_signals()).map_err(Stop::Interrupted)?;
+            checked = std::time::Instant::now();
+        }
+        let mut p = sim.model().params_at(sim.time() + sim.dt());
+        for &(i, v) in over {
+            p[i] = v;
+        }
+        let step = sim.steps_done() + 1;
+        match sim.step_with(&p, false) {
+            Ok((rep, _)) => each(sim, &p, rep.newton.iterations),
+            Err(e) => return Err(Stop::Failed(step, e)),
+        }
+    }
+    Ok(())
 }

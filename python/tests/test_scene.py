@@ -87,3 +87,41 @@ def test_a_failed_step_keeps_what_was_computed():
     assert err.step >= 1
     assert err.partial["q"].shape[0] == err.step  # rows 0 .. step-1
     assert sim.step_count == err.step - 1
+
+
+def test_ctrl_c_stops_a_long_run_and_keeps_the_rows():
+    import os
+    import signal
+    import threading
+
+    sim = pliant.Scene.from_file(CHAIN).simulator()
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt) as e:
+        sim.run(steps=100_000_000)
+    timer.join()
+    rows = e.value.partial["q"].shape[0]
+    assert 1 < rows < 100_000_001
+    assert sim.step_count == rows - 1
+    sim.step()  # still usable
+    assert sim.step_count == rows
+
+
+def test_a_simulator_busy_in_another_thread_says_so():
+    import threading
+    import time
+
+    sim = pliant.Scene.from_file(CHAIN).simulator()
+    t = threading.Thread(target=lambda: sim.step(300_000))
+    t.start()
+    seen = False
+    while t.is_alive() and not seen:
+        try:
+            sim.q
+        except pliant.PliantError as err:
+            assert "another thread" in str(err)
+            seen = True
+        time.sleep(0.005)
+    t.join()
+    assert seen
+    assert sim.step_count == 300_000

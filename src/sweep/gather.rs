@@ -150,6 +150,13 @@ impl Sweep {
         if samples.is_empty() {
             return Ok(None);
         }
+        let failed: Vec<Vec<f64>> = self
+            .points
+            .iter()
+            .zip(points)
+            .filter(|(_, r)| r.as_ref().is_some_and(|r| r.error.is_some()))
+            .map(|(x, _)| x.clone())
+            .collect();
         let file = objective
             .chars()
             .map(|c| {
@@ -169,6 +176,7 @@ impl Sweep {
             &labels,
             objective,
             &samples,
+            &failed,
             grid,
         )
         .map_err(|e| SweepError::Io {

@@ -46,14 +46,17 @@ fn short(v: f64) -> String {
 }
 
 /// Writes the sweep picture to `path` (SVG). `samples` are `(parameter
-/// values, objective)` of the finished points; `labels` name the
-/// parameters; `grid` says the points form a full grid.
+/// values, objective)` of the finished points, `failed` the parameter
+/// values of points that failed (grey cells of a heat map, crosses on the
+/// lower axis of the other plots); `labels` name the parameters; `grid`
+/// says the points form a full grid.
 pub fn plot_sweep(
     path: &Path,
     title: &str,
     labels: &[&str],
     objective: &str,
     samples: &[(Vec<f64>, f64)],
+    failed: &[Vec<f64>],
     grid: bool,
 ) -> Result<(), VizError> {
     let fail = |e: &dyn std::fmt::Display| VizError::Format {
@@ -70,14 +73,33 @@ pub fn plot_sweep(
         });
     let unit = |v: f64| if hi > lo { (v - lo) / (hi - lo) } else { 0.5 };
     if grid && labels.len() == 2 {
-        let xs = levels(samples.iter().map(|s| s.0[0]));
-        let ys = levels(samples.iter().map(|s| s.0[1]));
+        let xs = levels(
+            samples
+                .iter()
+                .map(|s| s.0[0])
+                .chain(failed.iter().map(|f| f[0])),
+        );
+        let ys = levels(
+            samples
+                .iter()
+                .map(|s| s.0[1])
+                .chain(failed.iter().map(|f| f[1])),
+        );
         let root = SVGBackend::new(path, (900, 720)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| fail(&e))?;
         let (nx, ny) = (xs.len(), ys.len());
         let mut chart = ChartBuilder::on(&root)
             .caption(
-                format!("{title} (colour: {} … {})", short(lo), short(hi)),
+                format!(
+                    "{title} (colour: {} … {}{})",
+                    short(lo),
+                    short(hi),
+                    if failed.is_empty() {
+                        ""
+                    } else {
+                        "; grey: failed"
+                    }
+                ),
                 ("sans-serif", 20),
             )
             .margin(16)
@@ -135,6 +157,28 @@ pub fn plot_sweep(
                 )))
                 .map_err(|e| fail(&e))?;
         }
+        for x in failed {
+            let (Some(i), Some(j)) = (
+                xs.iter().position(|a| *a == x[0]),
+                ys.iter().position(|a| *a == x[1]),
+            ) else {
+                continue;
+            };
+            let (i, j) = (i as f64, j as f64);
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(i, j), (i + 1.0, j + 1.0)],
+                    RGBColor(190, 190, 190).filled(),
+                )))
+                .map_err(|e| fail(&e))?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    "failed",
+                    (i + 0.2, j + 0.55),
+                    ("sans-serif", 16).into_font().color(&BLACK),
+                )))
+                .map_err(|e| fail(&e))?;
+        }
         root.present().map_err(|e| fail(&e))?;
         return Ok(());
     }
@@ -150,8 +194,10 @@ pub fn plot_sweep(
     for (c, area) in areas.iter().enumerate() {
         let (x0, x1) = samples
             .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), s| {
-                (a.min(s.0[c]), b.max(s.0[c]))
+            .map(|s| s.0[c])
+            .chain(failed.iter().map(|f| f[c]))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(v), b.max(v))
             });
         let (x0, x1) = if x1 > x0 {
             (x0, x1)
@@ -195,6 +241,13 @@ pub fn plot_sweep(
                 samples
                     .iter()
                     .map(|s| Circle::new((s.0[c], s.1), 5, colour(unit(s.1)).filled())),
+            )
+            .map_err(|e| fail(&e))?;
+        chart
+            .draw_series(
+                failed
+                    .iter()
+                    .map(|f| Cross::new((f[c], lo - pad), 6, RED.stroke_width(2))),
             )
             .map_err(|e| fail(&e))?;
     }
