@@ -63,6 +63,53 @@ fn points_run_rerun_skips_and_gather_writes_the_table() {
         sweep.run_point(&out, 4),
         Err(SweepError::NoSuchPoint { points: 4, .. })
     ));
+    // Changing what the points run makes their results stale: gathered as
+    // not run, and run again rather than skipped.
+    let text = std::fs::read_to_string(spec()).unwrap();
+    let changed = Sweep::from_json(
+        &text.replace("\"steps\": 200", "\"steps\": 150"),
+        "test",
+        spec().parent(),
+    )
+    .unwrap();
+    assert_eq!(changed.gather(&out).unwrap().finished(), 0);
+    let r = changed.run_point(&out, 0).unwrap();
+    assert!(!r.skipped && r.error.is_none());
+    assert_ne!(r.values, first[0].values);
+    assert_eq!(changed.gather(&out).unwrap().finished(), 1);
+}
+
+#[test]
+fn specs_that_cannot_work_are_refused_with_the_field() {
+    pliant::init();
+    let text = std::fs::read_to_string(spec()).unwrap();
+    let dir = spec().parent();
+    let field = |t: &str| match Sweep::from_json(t, "test", dir).unwrap_err() {
+        SweepError::Spec { field, .. } => field,
+        e => panic!("{e}"),
+    };
+    assert_eq!(
+        field(&text.replace("damping (N s/m)", "stiffness (N/m)")),
+        "parameters[1].name"
+    );
+    assert_eq!(
+        field(&text.replace("damping (N s/m)", "status")),
+        "parameters[1].name"
+    );
+    assert_eq!(
+        field(&text.replace(
+            "\"objective\": \"com.z\"",
+            "\"objective\": \"com.z\", \"record\": [\"com.x\"]"
+        )),
+        "objective"
+    );
+    assert_eq!(
+        field(&text.replace(
+            "\"values\": [150, 250]",
+            "\"range\": [1, 2], \"levels\": 2000000"
+        )),
+        "parameters[0]"
+    );
 }
 
 #[test]

@@ -46,6 +46,7 @@ mod energy;
 mod error;
 pub mod geometry;
 mod integrator;
+pub mod json;
 mod layout;
 pub mod linsolve;
 pub mod mat3;

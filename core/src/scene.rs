@@ -263,19 +263,10 @@ impl Scene {
     /// Parses a scene from JSON text; `origin` names it in errors. Text
     /// after the JSON document is an error.
     pub fn from_json(text: &str, origin: &str) -> Result<Self> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let scene: Self = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
-            let path = e.path().to_string();
-            CoreError::Scene {
-                path: origin.to_string(),
-                field: if path == "." { String::new() } else { path },
-                message: e.into_inner().to_string(),
-            }
-        })?;
-        de.end().map_err(|e| CoreError::Scene {
+        let scene: Self = crate::json::from_str(text, "scene").map_err(|e| CoreError::Scene {
             path: origin.to_string(),
-            field: String::new(),
-            message: format!("unexpected text after the scene: {e}"),
+            field: e.field,
+            message: e.message,
         })?;
         Ok(scene)
     }

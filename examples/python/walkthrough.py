@@ -59,7 +59,7 @@ except pliant.SceneError as e:
 # %% [markdown]
 # ## 4. The gradient of a whole rollout
 # Keyframes of `p` and the design value `p_lower` are the variables; the
-# objective asks the load to reach z = −0.2 m at the end. The adjoint
+# objective asks the load to reach z = −0.4 m at the end. The adjoint
 # gradient against central differences of whole rollouts:
 
 # %%

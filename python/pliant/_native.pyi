@@ -101,7 +101,9 @@ class Simulator:
     """A simulator of one scene.
 
     Controls are set per call; states, velocities, observables and energies
-    are read as numpy arrays. The GIL is released while it steps.
+    are read as numpy arrays. The GIL is released while it steps. While one
+    thread steps it, reading it from another raises :class:`PliantError`
+    (it never waits).
     """
 
     def __init__(self, scene: Scene) -> None:
@@ -174,7 +176,9 @@ class Simulator:
         - ``observables``: dict name → array ``(K+1,)``
 
         On a failed step raises :class:`SimulationError` whose ``partial``
-        holds the rows computed before it.
+        holds the rows computed before it. Ctrl-C stops it within about
+        0.2 s with a ``KeyboardInterrupt`` carrying the same ``partial``.
+        ``until`` must be finite.
         """
     def set_state(self, q: _Array, v: _Array, t: Optional[float] = None) -> None:
         """Sets the state: ``q`` (m, rad) and ``v`` (m/s, rad/s), DOFs each, and

@@ -66,7 +66,8 @@ def sweep(
         spec, None if base_dir is None else os.fspath(base_dir)
     )
     out = os.path.abspath(os.fspath(out))
-    spec_dir = None if spec_dir is None else os.path.abspath(os.fspath(spec_dir))
+    # Every worker resolves `base` the same way, whatever its working directory.
+    spec_dir = os.path.abspath(os.fspath(spec_dir) if spec_dir is not None else os.getcwd())
     results: Dict[int, Dict[str, Any]] = {}
 
     def done(r: Dict[str, Any]) -> None:

@@ -65,6 +65,12 @@ pub(crate) fn from_rollout(py: Python<'_>, e: &pliant::rollout::RolloutError) ->
     use pliant::rollout::RolloutError;
     match e {
         RolloutError::Core(c) => from_core(py, c),
+        RolloutError::Optim(pliant::optim::OptimError::Rollout { step, .. }) => {
+            let err = SimulationError::new_err(e.to_string());
+            let _ = err.value(py).setattr("step", *step);
+            let _ = err.value(py).setattr("partial", py.None());
+            err
+        }
         RolloutError::Parse { origin, field, .. } => scene_error(py, e.to_string(), origin, field),
         RolloutError::Spec { field, .. } | RolloutError::Unknown { field, .. } => {
             scene_error(py, e.to_string(), "rollout spec", field)

@@ -4,11 +4,15 @@
 //! and out. The pure-Python half (`python/pliant/`) adds the Ray sweep
 //! backend and re-exports these names. SI units throughout.
 
+mod arrays;
 mod errors;
+mod gait;
+mod hardware;
+mod plugins;
 mod rollout;
-mod runs;
 mod scene;
 mod simulator;
+mod spec_source;
 mod sweep;
 
 use pyo3::prelude::*;
@@ -22,7 +26,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<scene::PyScene>()?;
     m.add_class::<simulator::PySimulator>()?;
     m.add_class::<rollout::PyRollout>()?;
-    runs::register(m)?;
+    gait::register(m)?;
+    hardware::register(m)?;
+    plugins::register(m)?;
     sweep::register(m)?;
     Ok(())
 }

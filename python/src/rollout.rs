@@ -2,12 +2,14 @@
 //! the objective's value, its terms and their adjoint gradients with
 //! respect to control keyframes and design parameters, as numpy arrays.
 
+use crate::arrays::two;
 use crate::errors::{PliantError, from_rollout, guard};
-use crate::scene::{PyScene, dumps};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use crate::scene::PyScene;
+use crate::spec_source::text_of;
+use numpy::{PyArray1, PyReadonlyArray1};
 use pliant::rollout::{Rollout, RolloutSpec};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::PyDict;
 use std::path::PathBuf;
 
 /// A rollout spec built into a differentiable problem.
@@ -26,15 +28,6 @@ impl PyRollout {
     }
 }
 
-fn two<'py>(
-    py: Python<'py>,
-    rows: &[Vec<f64>],
-    cols: usize,
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
-    let flat: Vec<f64> = rows.iter().flatten().copied().collect();
-    PyArray1::from_vec(py, flat).reshape([rows.len(), cols])
-}
-
 #[pymethods]
 impl PyRollout {
     /// A rollout from a spec: a dict (its `scene` a file path, a scene
@@ -44,29 +37,27 @@ impl PyRollout {
     #[new]
     #[pyo3(signature = (spec, base_dir=None))]
     fn new(py: Python<'_>, spec: &Bound<'_, PyAny>, base_dir: Option<PathBuf>) -> PyResult<Self> {
-        let (text, origin, dir) =
-            if spec.is_instance_of::<PyString>() || spec.hasattr("__fspath__")? {
-                let path: PathBuf = spec.extract()?;
-                let text = pliant::core::scene::read_limited(&path)
-                    .map_err(|e| crate::errors::from_core(py, &e))?;
-                let dir = path.parent().map(PathBuf::from);
-                (text, path.display().to_string(), dir)
-            } else {
-                let d = spec.cast::<PyDict>()?.copy()?;
-                let mut scene_dir = None;
+        // A `pliant.Scene` as the spec's scene goes in as its document,
+        // resolving its own paths against its directory.
+        let mut scene_dir = None;
+        let spec = match spec.cast::<PyDict>() {
+            Ok(d) => {
+                let d = d.copy()?;
                 if let Some(s) = d.get_item("scene")?
                     && let Ok(sc) = s.cast::<PyScene>()
                 {
                     let sc = sc.get();
                     scene_dir = sc.base_dir.clone();
-                    d.set_item("scene", sc_to_dict(py, sc)?)?;
+                    d.set_item(
+                        "scene",
+                        py.import("json")?.call_method1("loads", (&sc.text,))?,
+                    )?;
                 }
-                (
-                    dumps(d.as_any())?,
-                    "<dict>".to_string(),
-                    scene_dir.or(base_dir),
-                )
-            };
+                d.into_any()
+            }
+            Err(_) => spec.clone(),
+        };
+        let (text, origin, dir) = text_of(py, &spec, scene_dir.or(base_dir))?;
         guard(|| {
             let mut s = RolloutSpec::from_json(&text, &origin).map_err(|e| from_rollout(py, &e))?;
             s.base_dir = dir;
@@ -215,8 +206,4 @@ impl PyRollout {
             self.inner.objective_labels()
         )
     }
-}
-
-fn sc_to_dict<'py>(py: Python<'py>, sc: &PyScene) -> PyResult<Bound<'py, PyAny>> {
-    py.import("json")?.call_method1("loads", (&sc.text,))
 }

@@ -2,6 +2,7 @@
 //! call, reading states, velocities, observables and energies as numpy
 //! arrays. The GIL is released while it steps.
 
+use crate::arrays::two;
 use crate::errors::{PliantError, SimulationError, from_core, guard};
 use crate::scene::PyScene;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
@@ -140,11 +141,7 @@ impl Rows {
     }
     fn into_dict<'py>(self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        let two = |rows: &[Vec<f64>]| -> PyResult<Bound<'py, PyArray2<f64>>> {
-            let cols = rows.first().map_or(0, Vec::len);
-            let flat: Vec<f64> = rows.iter().flatten().copied().collect();
-            PyArray1::from_vec(py, flat).reshape([rows.len(), cols])
-        };
+        let two = |rows: &[Vec<f64>]| two(py, rows, rows.first().map_or(0, Vec::len));
         d.set_item("t", PyArray1::from_vec(py, self.t))?;
         d.set_item("q", two(&self.q)?)?;
         d.set_item("v", two(&self.v)?)?;
@@ -278,6 +275,13 @@ impl PySimulator {
         controls: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let over = self.overrides(controls)?;
+        if let Some(t) = until
+            && !t.is_finite()
+        {
+            return Err(PliantError::new_err(format!(
+                "until = {t}: give a finite time in s"
+            )));
+        }
         guard(|| {
             let mut rows = Rows::default();
             let r = py.detach(|| {
@@ -311,6 +315,13 @@ impl PySimulator {
     ) -> PyResult<()> {
         let q = q.as_array().to_vec();
         let v = v.as_array().to_vec();
+        if let Some(t) = t
+            && !t.is_finite()
+        {
+            return Err(PliantError::new_err(format!(
+                "t = {t}: give a finite time in s"
+            )));
+        }
         guard(|| {
             let mut sim = self.lock()?;
             let (t0, k) = (sim.time(), sim.steps_done());

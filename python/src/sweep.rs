@@ -2,7 +2,7 @@
 //! (what a Ray task or `--task-id` does) and the gathering.
 
 use crate::errors::{from_sweep, guard};
-use crate::runs::text_of;
+use crate::spec_source::text_of;
 use pliant::sweep::Sweep;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -31,6 +31,10 @@ use readout::Readout;
 use std::path::Path;
 use std::sync::Mutex;
 
+/// Most entries of the control map `∂p_k/∂z` (steps × channels × variables;
+/// 2²⁷ doubles are 1 GiB).
+pub const MAX_MAP_ENTRIES: usize = 1 << 27;
+
 /// The objective and its gradient at one `z`.
 #[derive(Debug, Clone)]
 pub struct Evaluation {
@@ -132,7 +136,17 @@ impl Rollout {
             spec.controls.iter().map(|c| c.keyframes).sum::<usize>() + spec.design.len();
         // J_k rows per channel, filled below: steps × channels × nz.
         let n_ch = spec.controls.len() + spec.design.len();
-        let mut jac = vec![0.0; steps * n_ch * nz];
+        let size = steps
+            .checked_mul(n_ch)
+            .and_then(|v| v.checked_mul(nz))
+            .filter(|&v| v <= MAX_MAP_ENTRIES)
+            .ok_or_else(|| RolloutError::Spec {
+                field: "controls".into(),
+                message: format!(
+                    "{steps} steps × {n_ch} channels × {nz} variables is more than the {MAX_MAP_ENTRIES} entries a control map may hold: fewer keyframes or steps"
+                ),
+            })?;
+        let mut jac = vec![0.0; size];
         let mut col = 0;
         for (i, c) in spec.controls.iter().enumerate() {
             let ch = find(&c.channel, format!("controls[{i}].channel"))?;
@@ -207,6 +221,12 @@ impl Rollout {
                     targets,
                     weight,
                 } => {
+                    if let Some(t) = targets.iter().flatten().find(|t| !t.is_finite()) {
+                        return Err(RolloutError::Spec {
+                            field: format!("{field}.targets"),
+                            message: format!("{t}: give finite targets"),
+                        });
+                    }
                     if targets.len() != steps {
                         return Err(RolloutError::Spec {
                             field: format!("{field}.targets"),
@@ -307,8 +327,9 @@ impl Rollout {
     }
 
     /// [`Rollout::evaluate`] with each term's gradient too (one adjoint
-    /// pass per term over the same stored rollout), so a caller can weigh
-    /// the terms itself: `∇(Σ_i m_i O_i) = Σ_i m_i ∇O_i`.
+    /// pass per term over the same stored rollout; the total gradient is
+    /// their sum), so a caller can weigh the terms itself:
+    /// `∇(Σ_i m_i O_i) = Σ_i m_i ∇O_i`.
     pub fn evaluate_terms(&self, z: &[f64]) -> Result<Evaluation, RolloutError> {
         self.evaluate_with(z, true, true)
     }
@@ -351,7 +372,16 @@ impl Rollout {
                 });
             }
         }
-        let grad = if gradient && differentiable {
+        let grad = if per_term {
+            // The terms' gradients sum to the total: no extra adjoint pass.
+            let mut g = vec![0.0; z.len()];
+            for tg in &term_gradients {
+                for (gi, ti) in g.iter_mut().zip(tg) {
+                    *gi += ti;
+                }
+            }
+            g
+        } else if gradient && differentiable {
             let (_, g) =
                 gradient::gradient_adjoint(&tr, &mut sim, &self.map, &self.base, &self.objectives)?;
             g
@@ -373,6 +403,12 @@ impl Rollout {
     /// `∇_z O` by central differences of whole rollouts with step
     /// `eps · max(1, |z_j|)` (to check the adjoint).
     pub fn gradient_fd(&self, z: &[f64], eps: f64) -> Result<Vec<f64>, RolloutError> {
+        if !(eps.is_finite() && eps > 0.0) {
+            return Err(RolloutError::NonFinite {
+                what: format!("the central-difference step {eps} (it must be positive)"),
+                value: eps,
+            });
+        }
         let mut g = Vec::with_capacity(z.len());
         for j in 0..z.len() {
             let h = eps * z[j].abs().max(1.0);

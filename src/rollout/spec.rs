@@ -162,20 +162,12 @@ impl RolloutSpec {
     /// Parses a spec; `origin` names it in errors, which carry the field
     /// path (`objectives[1].weight`).
     pub fn from_json(text: &str, origin: &str) -> Result<Self, super::RolloutError> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let spec: Self = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
-            let path = e.path().to_string();
-            super::RolloutError::Parse {
+        let spec: Self =
+            pliant_core::json::from_str(text, "spec").map_err(|e| super::RolloutError::Parse {
                 origin: origin.into(),
-                field: if path == "." { String::new() } else { path },
-                message: e.into_inner().to_string(),
-            }
-        })?;
-        de.end().map_err(|e| super::RolloutError::Parse {
-            origin: origin.into(),
-            field: String::new(),
-            message: format!("unexpected text after the spec: {e}"),
-        })?;
+                field: e.field,
+                message: e.message,
+            })?;
         Ok(spec)
     }
 }

@@ -1,8 +1,15 @@
 //! Points of a design of experiments: full grids, seeded uniform samples
-//! and seeded Latin hypercubes, reproducible from the spec alone.
+//! and seeded Latin hypercubes, reproducible from the spec alone (ChaCha8,
+//! whose output `rand_chacha` keeps stable across versions).
 
 use super::spec::{Design, Parameter};
-use pliant_core::derivcheck::Rng;
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+
+/// Uniform in `[0, 1)` from 53 random bits.
+fn uniform(rng: &mut ChaCha8Rng) -> f64 {
+    (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+}
 
 /// `v` in `[lo, hi]` at fraction `u ∈ [0, 1]`, linearly or logarithmically.
 /// The ends are exact (`u = 0` gives `lo`, `u = 1` gives `hi`), so a grid's
@@ -20,7 +27,7 @@ fn lerp(lo: f64, hi: f64, u: f64, log: bool) -> f64 {
 }
 
 /// The grid values of one parameter (its `values`, or `levels` over `range`).
-pub(crate) fn levels(p: &Parameter) -> Vec<f64> {
+fn levels(p: &Parameter) -> Vec<f64> {
     if let Some(v) = &p.values {
         return v.clone();
     }
@@ -33,7 +40,7 @@ pub(crate) fn levels(p: &Parameter) -> Vec<f64> {
 }
 
 /// Every point of the design: one value per parameter, in the spec's order.
-pub(crate) fn points(design: &Design, params: &[Parameter]) -> Vec<Vec<f64>> {
+pub(super) fn points(design: &Design, params: &[Parameter]) -> Vec<Vec<f64>> {
     match design {
         Design::Grid => {
             let mut out = vec![Vec::new()];
@@ -53,14 +60,14 @@ pub(crate) fn points(design: &Design, params: &[Parameter]) -> Vec<Vec<f64>> {
             out
         }
         Design::Random { points, seed } => {
-            let mut rng = Rng::new(*seed);
+            let mut rng = ChaCha8Rng::seed_from_u64(*seed);
             (0..*points)
                 .map(|_| {
                     params
                         .iter()
                         .map(|p| {
                             let [lo, hi] = p.range.unwrap_or([0.0, 0.0]);
-                            lerp(lo, hi, rng.uniform(), p.log)
+                            lerp(lo, hi, uniform(&mut rng), p.log)
                         })
                         .collect()
                 })
@@ -68,20 +75,20 @@ pub(crate) fn points(design: &Design, params: &[Parameter]) -> Vec<Vec<f64>> {
         }
         Design::LatinHypercube { points, seed } => {
             let n = *points;
-            let mut rng = Rng::new(*seed);
+            let mut rng = ChaCha8Rng::seed_from_u64(*seed);
             let mut cols = Vec::with_capacity(params.len());
             for p in params {
                 let [lo, hi] = p.range.unwrap_or([0.0, 0.0]);
                 // One sample per stratum, strata shuffled (Fisher–Yates).
                 let mut strata: Vec<usize> = (0..n).collect();
                 for i in (1..n).rev() {
-                    let j = ((rng.uniform() * (i + 1) as f64) as usize).min(i);
+                    let j = ((uniform(&mut rng) * (i + 1) as f64) as usize).min(i);
                     strata.swap(i, j);
                 }
                 cols.push(
                     strata
                         .iter()
-                        .map(|&s| lerp(lo, hi, (s as f64 + rng.uniform()) / n as f64, p.log))
+                        .map(|&s| lerp(lo, hi, (s as f64 + uniform(&mut rng)) / n as f64, p.log))
                         .collect::<Vec<f64>>(),
                 );
             }

@@ -28,20 +28,20 @@ impl Gathered {
 }
 
 /// One row of the gathered table.
-pub(crate) struct Row {
-    pub(crate) point: usize,
-    pub(crate) parameters: Vec<f64>,
-    pub(crate) status: &'static str,
+pub(super) struct Row {
+    pub(super) point: usize,
+    pub(super) parameters: Vec<f64>,
+    pub(super) status: &'static str,
     /// One entry per [`Table::values`] column.
-    pub(crate) values: Vec<Option<f64>>,
-    pub(crate) error: Option<String>,
+    pub(super) values: Vec<Option<f64>>,
+    pub(super) error: Option<String>,
 }
 
 /// The gathered table: parameter and value column names, one row per point.
-pub(crate) struct Table {
-    pub(crate) parameters: Vec<String>,
-    pub(crate) values: Vec<String>,
-    pub(crate) rows: Vec<Row>,
+pub(super) struct Table {
+    pub(super) parameters: Vec<String>,
+    pub(super) values: Vec<String>,
+    pub(super) rows: Vec<Row>,
 }
 
 impl Sweep {
@@ -58,14 +58,24 @@ impl Sweep {
             path: dir.clone(),
             source,
         })?;
-        let points: Vec<Option<PointResult>> = (0..self.points.len())
-            .map(|k| {
-                let p = self.point_dir(out, k).join("result.json");
-                std::fs::read_to_string(p)
-                    .ok()
-                    .and_then(|t| serde_json::from_str(&t).ok())
-            })
-            .collect();
+        // A result written for other inputs (the spec or its documents
+        // changed since) is stale: it counts as not run.
+        let mut points: Vec<Option<PointResult>> = Vec::with_capacity(self.points.len());
+        for (k, values) in self.points.iter().enumerate() {
+            let path = self.point_dir(out, k).join("result.json");
+            let r = super::point::read_result(&path);
+            let current = self.point_inputs(values)?;
+            points.push(r.filter(|r| {
+                let fresh = r.inputs == current;
+                if !fresh {
+                    log::warn!(
+                        "{}: made for other inputs; point {k} counts as not run",
+                        path.display()
+                    );
+                }
+                fresh
+            }));
+        }
         let table = self.table(&points);
         let csv_path = dir.join("results.csv");
         write_csv(&csv_path, &table).map_err(|source| SweepError::Io {
@@ -129,61 +139,6 @@ impl Sweep {
             values,
             rows,
         }
-    }
-
-    fn plot(
-        &self,
-        dir: &Path,
-        points: &[Option<PointResult>],
-    ) -> Result<Option<PathBuf>, SweepError> {
-        let objective = self.objective();
-        let samples: Vec<(Vec<f64>, f64)> = self
-            .points
-            .iter()
-            .zip(points)
-            .filter_map(|(x, r)| {
-                let r = r.as_ref()?;
-                let v = r.values.iter().find(|(n, _)| n == objective)?.1;
-                v.is_finite().then(|| (x.clone(), v))
-            })
-            .collect();
-        if samples.is_empty() {
-            return Ok(None);
-        }
-        let failed: Vec<Vec<f64>> = self
-            .points
-            .iter()
-            .zip(points)
-            .filter(|(_, r)| r.as_ref().is_some_and(|r| r.error.is_some()))
-            .map(|(x, _)| x.clone())
-            .collect();
-        let file = objective
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '.' || c == '_' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect::<String>();
-        let path = dir.join(format!("{file}.svg"));
-        let labels: Vec<&str> = self.spec.parameters.iter().map(|p| p.label()).collect();
-        let grid = matches!(self.spec.design, super::Design::Grid);
-        pliant_viz::plot_sweep(
-            &path,
-            &format!("{}: {objective}", self.spec.name),
-            &labels,
-            objective,
-            &samples,
-            &failed,
-            grid,
-        )
-        .map_err(|e| SweepError::Io {
-            path: path.clone(),
-            source: std::io::Error::other(e.to_string()),
-        })?;
-        Ok(Some(path))
     }
 }
 

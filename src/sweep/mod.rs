@@ -25,7 +25,9 @@ mod design;
 mod error;
 mod gather;
 mod parquet;
+mod plot;
 mod point;
+mod run;
 mod spec;
 
 pub use error::SweepError;
@@ -34,6 +36,10 @@ pub use point::PointResult;
 pub use spec::{Design, Kind, Parameter, SweepSpec, Target};
 
 use std::path::{Path, PathBuf};
+
+/// Most points a design may have (a grid's product of levels, or a
+/// sampled design's `points`).
+pub const MAX_POINTS: usize = 1_000_000;
 
 /// A sweep read from its spec, its points laid out.
 #[derive(Debug, Clone)]
@@ -57,20 +63,12 @@ impl Sweep {
     /// Parses a sweep spec; `origin` names it in errors and `dir` is where
     /// `base` is relative to.
     pub fn from_json(text: &str, origin: &str, dir: Option<&Path>) -> Result<Self, SweepError> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let spec: SweepSpec = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
-            let path = e.path().to_string();
-            SweepError::Parse {
+        let spec: SweepSpec =
+            pliant_core::json::from_str(text, "sweep").map_err(|e| SweepError::Parse {
                 origin: origin.into(),
-                field: if path == "." { String::new() } else { path },
-                message: e.into_inner().to_string(),
-            }
-        })?;
-        de.end().map_err(|e| SweepError::Parse {
-            origin: origin.into(),
-            field: String::new(),
-            message: format!("unexpected text after the sweep: {e}"),
-        })?;
+                field: e.field,
+                message: e.message,
+            })?;
         let bad = |field: String, message: String| SweepError::Spec {
             sweep: spec.name.clone(),
             field,
@@ -136,11 +134,45 @@ impl Sweep {
             }
         }
         if let Design::Random { points, .. } | Design::LatinHypercube { points, .. } = spec.design
-            && points == 0
+            && !(1..=MAX_POINTS).contains(&points)
         {
             return Err(bad(
                 "design.points".into(),
-                "give at least one point".into(),
+                format!("{points}: give 1 to {MAX_POINTS}"),
+            ));
+        }
+        if spec.design == Design::Grid {
+            let mut n: usize = 1;
+            for (i, p) in spec.parameters.iter().enumerate() {
+                let levels = p.values.as_ref().map_or(p.levels.unwrap_or(0), Vec::len);
+                n = n.saturating_mul(levels);
+                if n > MAX_POINTS {
+                    return Err(bad(
+                        format!("parameters[{i}]"),
+                        format!("the grid would have more than {MAX_POINTS} points"),
+                    ));
+                }
+            }
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for (i, p) in spec.parameters.iter().enumerate() {
+            let l = p.label();
+            if ["point", "status", "error"].contains(&l) || seen.contains(&l) {
+                return Err(bad(
+                    format!("parameters[{i}].name"),
+                    format!(
+                        "`{l}` names another column of the results: give each parameter its own name"
+                    ),
+                ));
+            }
+            seen.push(l);
+        }
+        if let (Some(record), Some(objective)) = (&spec.record, &spec.objective)
+            && !record.contains(objective)
+        {
+            return Err(bad(
+                "objective".into(),
+                format!("`{objective}` is not among the recorded values (`record`)"),
             ));
         }
         let base_path = match dir {

@@ -24,7 +24,7 @@ fn column(name: &str, physical: Physical, required: bool) -> parquet::errors::Re
 }
 
 /// Writes `table` to `path`.
-pub(crate) fn write(path: &Path, table: &Table) -> parquet::errors::Result<()> {
+pub(super) fn write(path: &Path, table: &Table) -> parquet::errors::Result<()> {
     let mut fields = vec![column("point", Physical::INT64, true)?];
     for p in &table.parameters {
         fields.push(column(p, Physical::DOUBLE, true)?);

@@ -2,7 +2,6 @@
 
 use super::{Kind, Sweep, SweepError};
 use crate::provenance::RunRecord;
-use pliant_core::scene::Scene;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -13,10 +12,16 @@ pub struct PointResult {
     pub index: usize,
     /// `(name, value)` of each parameter, in the spec's order.
     pub parameters: Vec<(String, f64)>,
-    /// `(name, value)` of what the point recorded (empty if it failed).
+    /// `(name, value)` of what the point recorded (empty if it failed; a
+    /// value that is not finite is written as `null` and read back as NaN).
+    #[serde(with = "nullable")]
     pub values: Vec<(String, f64)>,
     /// Why the point failed, if it did (a later run of the sweep retries it).
     pub error: Option<String>,
+    /// Fingerprint of everything the point ran: its documents as changed,
+    /// the kind, `steps` and `record`. A result whose fingerprint differs
+    /// from the spec's now is stale: not skipped, not gathered.
+    pub inputs: String,
     /// The point was already finished in its directory and not run again.
     #[serde(skip)]
     pub skipped: bool,
@@ -42,11 +47,12 @@ impl Sweep {
             .zip(values)
             .map(|(p, &v)| (p.label().to_string(), v))
             .collect();
+        let (base, scene) = self.documents(values)?;
+        let inputs = self.fingerprint(&base, scene.as_ref());
         let result_path = dir.join("result.json");
-        if let Ok(text) = std::fs::read_to_string(&result_path)
-            && let Ok(mut done) = serde_json::from_str::<PointResult>(&text)
+        if let Some(mut done) = read_result(&result_path)
             && done.error.is_none()
-            && done.parameters == parameters
+            && done.inputs == inputs
         {
             done.skipped = true;
             return Ok(done);
@@ -55,7 +61,6 @@ impl Sweep {
             path: dir.clone(),
             source,
         })?;
-        let (base, scene) = self.documents(values)?;
         let input = serde_json::json!({ "base": base, "scene": scene });
         let unit = match self.spec.kind {
             Kind::Optimize => "iterations",
@@ -77,6 +82,7 @@ impl Sweep {
             parameters,
             error: outcome.as_ref().err().cloned(),
             values: outcome.unwrap_or_default(),
+            inputs,
             skipped: false,
         };
         let stopped = match &result.error {
@@ -105,99 +111,63 @@ impl Sweep {
         }
     }
 
-    /// Runs the point's documents; the recorded values and the progress
-    /// (steps or iterations), or why it failed.
-    fn run_kind(
-        &self,
-        dir: &Path,
-        base: serde_json::Value,
-        scene: Option<serde_json::Value>,
-    ) -> Result<(Vec<(String, f64)>, u64), String> {
-        let base_dir = self.base_path.parent().map(Path::to_path_buf);
-        let origin = self.base_path.display().to_string();
-        match self.spec.kind {
-            Kind::Simulate => {
-                let mut sc =
-                    Scene::from_json(&base.to_string(), &origin).map_err(|e| e.to_string())?;
-                sc.base_dir = base_dir;
-                let prepared = sc.into_simulator().map_err(|e| e.to_string())?;
-                let mut sim = prepared.simulator;
-                let steps = self.spec.steps.unwrap_or(prepared.settings.steps);
-                let stop = std::sync::atomic::AtomicBool::new(false);
-                let res =
-                    crate::simulate::run(&mut sim, steps, steps.max(1), dir, &stop, false, None)
-                        .map_err(|e| e.to_string())?;
-                if let Some(e) = res.error {
-                    return Err(format!("step {}: {e}", res.last.step + 1));
-                }
-                let last = &res.last;
-                let mut v = vec![("time".to_string(), last.time)];
-                for (a, c) in ["x", "y", "z"].iter().zip(&last.com) {
-                    v.push((format!("com.{a}"), *c));
-                }
-                v.push(("kinetic_energy".into(), last.kinetic));
-                let p = sim.model().params_at(sim.time());
-                v.push(("potential_energy".into(), sim.potential_energy(&p)));
-                v.push(("newton_iterations".into(), res.newton_iterations as f64));
-                v.extend(last.observables.iter().cloned());
-                Ok((v, last.step as u64))
-            }
-            Kind::Gradient => {
-                let mut spec = crate::rollout::RolloutSpec::from_json(&base.to_string(), &origin)
-                    .map_err(|e| e.to_string())?;
-                spec.base_dir = base_dir;
-                if let (Some(s), Some((path, _))) = (scene, &self.scene) {
-                    // The changed scene goes inline; its own relative paths
-                    // stay relative to the scene file's directory.
-                    spec.scene = crate::rollout::SceneSource::Inline(s);
-                    spec.base_dir = path.parent().map(Path::to_path_buf);
-                }
-                let r = crate::rollout::Rollout::new(&spec).map_err(|e| e.to_string())?;
-                let e = r.evaluate(r.z0(), true).map_err(|e| e.to_string())?;
-                let mut v = vec![("objective".to_string(), e.value)];
-                for (l, t) in r.objective_labels().iter().zip(&e.terms) {
-                    v.push((format!("objective.{l}"), *t));
-                }
-                for (n, g) in r.variable_names().iter().zip(&e.gradient) {
-                    v.push((format!("dO/d{n}"), *g));
-                }
-                v.push(("newton_iterations".into(), e.newton_iterations as f64));
-                Ok((v, r.steps() as u64))
-            }
-            Kind::Optimize => {
-                let mut spec = crate::gait::OptimizeSpec::from_json(&base.to_string(), &origin)
-                    .map_err(|e| e.to_string())?;
-                spec.base_dir = base_dir;
-                spec.scene_text = scene.map(|s| s.to_string());
-                if let Some(n) = self.spec.steps {
-                    spec.iterations = n as u64;
-                }
-                let setup = spec.setup().map_err(|e| e.to_string())?;
-                let z0 = spec.z0(&setup).map_err(|e| e.to_string())?;
-                let run = crate::gait::optimize_gait(
-                    &setup,
-                    &z0,
-                    spec.method(),
-                    spec.iterations,
-                    dir,
-                    crate::gait::Checkpoints::Resume,
-                    None,
-                )
-                .map_err(|e| e.to_string())?;
-                let (r, s) = (&run.result, &run.summary);
-                let v = vec![
-                    ("objective".to_string(), r.objective),
-                    ("initial_objective".into(), r.initial_objective),
-                    ("body_lengths_per_minute".into(), s.body_lengths_per_minute),
-                    ("displacement.x".into(), s.displacement[0]),
-                    ("displacement.y".into(), s.displacement[1]),
-                    ("heading_change_degrees".into(), s.heading_change_degrees),
-                    ("com_drop".into(), s.com_drop),
-                    ("newton_per_step".into(), s.newton_per_step),
-                    ("iterations".into(), r.iterations as f64),
-                ];
-                Ok((v, r.iterations))
-            }
+    /// The fingerprint of point `values` ([`PointResult::inputs`]).
+    pub(super) fn point_inputs(&self, values: &[f64]) -> Result<String, SweepError> {
+        let (base, scene) = self.documents(values)?;
+        Ok(self.fingerprint(&base, scene.as_ref()))
+    }
+
+    /// FNV-1a (64 bits) of the canonical JSON of what a point runs (keys
+    /// sorted: the same inputs always give the same text).
+    fn fingerprint(&self, base: &serde_json::Value, scene: Option<&serde_json::Value>) -> String {
+        let doc = serde_json::json!({
+            "kind": self.spec.kind,
+            "steps": self.spec.steps,
+            "record": self.spec.record,
+            "base": base,
+            "scene": scene,
+        });
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in doc.to_string().bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
         }
+        format!("{h:016x}")
+    }
+}
+
+/// A point's `result.json`, if it exists and parses (a file that does
+/// not parse is logged and treated as missing).
+pub(super) fn read_result(path: &Path) -> Option<PointResult> {
+    let text = std::fs::read_to_string(path).ok()?;
+    serde_json::from_str(&text)
+        .inspect_err(|e| {
+            log::warn!(
+                "{}: not a point result ({e}); the point counts as not run",
+                path.display()
+            )
+        })
+        .ok()
+}
+
+/// Recorded values with non-finite numbers as JSON `null` (read back as NaN).
+mod nullable {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(v: &[(String, f64)], s: S) -> Result<S::Ok, S::Error> {
+        let out: Vec<(&str, Option<f64>)> = v
+            .iter()
+            .map(|(n, x)| (n.as_str(), x.is_finite().then_some(*x)))
+            .collect();
+        out.serialize(s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Vec<(String, f64)>, D::Error> {
+        let v: Vec<(String, Option<f64>)> = Vec::deserialize(d)?;
+        Ok(v.into_iter()
+            .map(|(n, x)| (n, x.unwrap_or(f64::NAN)))
+            .collect())
     }
 }

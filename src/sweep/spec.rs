@@ -110,8 +110,9 @@ pub struct SweepSpec {
     /// The design (default: grid).
     #[serde(default = "default_design")]
     pub design: Design,
-    /// Steps to simulate (simulate: default the scene's) or an override of
-    /// the optimizer's iteration budget (optimize).
+    /// Simulate: the steps (default: the scene's); gradient: the rollout's
+    /// steps (default: the rollout spec's); optimize: the iteration budget
+    /// (default: the gait spec's).
     #[serde(default)]
     pub steps: Option<usize>,
     /// The recorded value the plot shows (default: the kind's main one:

@@ -312,23 +312,36 @@ impl OptimizeSpec {
     /// Reads a spec from JSON text (`origin` names it in errors); fields are
     /// checked with their paths, and text after the document is refused.
     pub fn from_json(text: &str, origin: &str) -> Result<Self> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let spec: Self = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
-            let path = e.path().to_string();
-            ScenarioError::Spec {
+        let spec: Self =
+            pliant_core::json::from_str(text, "spec").map_err(|e| ScenarioError::Spec {
                 origin: origin.into(),
-                field: if path == "." { String::new() } else { path },
-                message: e.into_inner().to_string(),
-            }
-        })?;
-        de.end().map_err(|e| ScenarioError::Spec {
-            origin: origin.into(),
-            field: String::new(),
-            message: format!("unexpected text after the spec: {e}"),
-        })?;
+                field: e.field,
+                message: e.message,
+            })?;
         let mut spec = spec;
         spec.origin = origin.into();
         Ok(spec)
+    }
+    /// Builds the set-up and optimizes it from the spec's start into
+    /// `out/<name>/` with the spec's solver and budget (what `pliant
+    /// optimize` runs, without its printing).
+    pub fn optimize(
+        &self,
+        out: &std::path::Path,
+        checkpoints: super::Checkpoints,
+        progress: Option<pliant_optim::ProgressFn>,
+    ) -> Result<super::GaitRun> {
+        let setup = self.setup()?;
+        let z0 = self.z0(&setup)?;
+        super::optimize_gait(
+            &setup,
+            &z0,
+            self.method(),
+            self.iterations,
+            out,
+            checkpoints,
+            progress,
+        )
     }
     /// Reads a spec file; a `scene` in it is relative to the file.
     pub fn from_file(path: &std::path::Path) -> Result<Self> {
