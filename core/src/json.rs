@@ -18,7 +18,7 @@ pub struct JsonFieldError {
 /// ("unexpected text after the {what}").
 ///
 /// ```
-/// #[derive(serde::Deserialize)]
+/// #[derive(Debug, serde::Deserialize)]
 /// struct Spec { steps: usize }
 /// let e = pliant_core::json::from_str::<Spec>(r#"{"steps": "many"}"#, "spec").unwrap_err();
 /// assert_eq!(e.field, "steps");
