@@ -9,6 +9,9 @@ use pliant_core::scene::Scene;
 use pliant_core::{Simulator, plugin, registry};
 use std::path::PathBuf;
 
+mod cli;
+use cli::optimize::{export_and_report, optimize_and_report};
+
 /// The built-in demos.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Demo {
@@ -219,126 +222,6 @@ enum Command {
         #[arg(long = "plugin", value_name = "PATH")]
         plugins: Vec<PathBuf>,
     },
-}
-
-fn export_and_report(
-    run: &std::path::Path,
-    profile: &std::path::Path,
-    backend: &str,
-    opts: pliant_hardware::ExportOptions,
-    out: Option<&std::path::Path>,
-) -> Result<()> {
-    let profile = pliant_hardware::HardwareProfile::from_file(profile)?;
-    let t = std::time::Instant::now();
-    let r = pliant_hardware::export(run, &profile, backend, opts, out)?;
-    println!(
-        "exported {} channels ({}) x {} samples at {} Hz with profile `{}` through `{backend}` in {:.3} s",
-        r.channels.len(),
-        r.channels.join(", "),
-        r.samples,
-        r.rate_hz,
-        profile.name,
-        t.elapsed().as_secs_f64()
-    );
-    let what = if opts.limits == pliant_hardware::LimitPolicy::Clip {
-        "clipped"
-    } else {
-        "warning, written unchanged"
-    };
-    for v in &r.violations {
-        println!("  {what}: {v}");
-    }
-    for (c, d) in r.channels.iter().zip(&r.clip_deviation) {
-        if *d > 0.0 {
-            println!("  channel `{c}`: clipping moved the commands by up to {d:.3} device units");
-        }
-    }
-    println!("  commands: {}", r.output.display());
-    println!("  plot:     {}", r.plot.display());
-    Ok(())
-}
-
-fn optimize_and_report(
-    spec: &OptimizeSpec,
-    out: &std::path::Path,
-    checkpoints: pliant::gait::Checkpoints,
-    export: Option<(&std::path::Path, &str, pliant_hardware::LimitPolicy)>,
-    spec_path: Option<&std::path::Path>,
-) -> Result<()> {
-    let started = std::time::Instant::now();
-    let spec_text = serde_json::to_string(spec)?;
-    let record = RunRecord::start(spec_path, Some(&spec_text), Vec::new(), "iterations");
-    let setup = spec.setup()?;
-    let z0 = spec.z0(&setup)?;
-    println!(
-        "{}: {} ({} nodes), {} motors, {} parameters, {} steps of {} s, {} ({} iterations at most)",
-        setup.name,
-        setup.robot.name,
-        setup.robot.n_nodes(),
-        setup.gait.motors.len(),
-        setup.gait.nz(),
-        setup.steps(),
-        setup.h,
-        spec.method,
-        spec.iterations
-    );
-    let progress: pliant::optim::ProgressFn = Box::new(|h| println!("  {h}"));
-    let run = pliant::gait::optimize_gait(
-        &setup,
-        &z0,
-        spec.method(),
-        spec.iterations,
-        out,
-        checkpoints,
-        Some(progress),
-    )?;
-    let (r, s) = (&run.result, &run.summary);
-    match r.resumed_at {
-        Some(k) if k == r.iterations => println!(
-            "already finished: the checkpoint in {} is at iteration {k} of a budget of {}; outputs rewritten from it (--iterations N continues, --fresh starts over)",
-            out.join(&setup.name).display(),
-            spec.iterations
-        ),
-        _ => {}
-    }
-    println!(
-        "objective {:.4e} -> {:.4e} in {} iterations ({}); {} rollouts in this run, {:.2} Newton iterations per step",
-        r.initial_objective,
-        r.objective,
-        r.iterations,
-        r.termination,
-        r.stats.rollouts,
-        s.newton_per_step
-    );
-    println!("{s}");
-    // The record is not worth failing a finished optimization over.
-    let record = record
-        .finish(
-            &out.join(&setup.name),
-            started,
-            r.iterations,
-            format!("finished: {}", r.termination),
-        )
-        .inspect_err(|e| log::warn!("run.json not written: {e}"))
-        .ok();
-    println!("outputs:");
-    for f in run.files.iter().chain(record.as_ref()) {
-        println!("  {}", f.display());
-    }
-    if let Some((profile, backend, limits)) = export {
-        export_and_report(
-            &out.join(&setup.name),
-            profile,
-            backend,
-            pliant_hardware::ExportOptions {
-                rate_hz: None,
-                limits,
-            },
-            None,
-        )
-        .context("exporting the optimized controls (the optimization's outputs above are kept)")?;
-    }
-    Ok(())
 }
 
 /// A run stopped by SIGINT/SIGTERM after this many steps (exit status 130).
@@ -696,52 +579,7 @@ fn run_cli() -> Result<()> {
             z,
             check,
             out,
-        } => {
-            let rollout = pliant::rollout::Rollout::from_file(&spec)?;
-            let z: Vec<f64> = match z {
-                Some(text) => {
-                    serde_json::from_str(&text).context("--z: a JSON array of numbers")?
-                }
-                None => rollout.z0().to_vec(),
-            };
-            let e = rollout.evaluate(&z, true)?;
-            println!(
-                "{} steps of {} s, {} variables, {} Newton iterations",
-                rollout.steps(),
-                rollout.dt(),
-                z.len(),
-                e.newton_iterations
-            );
-            println!("objective {:e}", e.value);
-            for (l, t) in rollout.objective_labels().iter().zip(&e.terms) {
-                println!("  {l:<24} {t:e}");
-            }
-            let fd = check.map(|eps| rollout.gradient_fd(&z, eps)).transpose()?;
-            println!("{:<24} {:>14} {:>14}", "variable", "z", "dO/dz");
-            for (i, n) in rollout.variable_names().iter().enumerate() {
-                print!("{n:<24} {:>14.6e} {:>14.6e}", z[i], e.gradient[i]);
-                if let Some(fd) = &fd {
-                    print!("  (central differences {:.6e})", fd[i]);
-                }
-                println!();
-            }
-            if let Some(out) = out {
-                let mut doc = serde_json::json!({
-                    "variables": rollout.variable_names(),
-                    "objectives": rollout.objective_labels(),
-                    "z": z,
-                    "value": e.value,
-                    "terms": e.terms,
-                    "gradient": e.gradient,
-                });
-                if let Some(fd) = fd {
-                    doc["fd_gradient"] = serde_json::json!(fd);
-                }
-                std::fs::write(&out, serde_json::to_string_pretty(&doc)? + "\n")
-                    .with_context(|| format!("writing {}", out.display()))?;
-                println!("wrote {}", out.display());
-            }
-        }
+        } => cli::gradient::gradient(spec, z, check, out)?,
         Command::Sweep {
             spec,
             out,
@@ -749,79 +587,7 @@ fn run_cli() -> Result<()> {
             task_id,
             gather,
             list,
-        } => {
-            let sweep = pliant::sweep::Sweep::from_file(&spec)?;
-            let labels: Vec<&str> = sweep.spec().parameters.iter().map(|p| p.label()).collect();
-            if list {
-                println!("{} points of {}:", sweep.points().len(), labels.join(", "));
-                for (k, p) in sweep.points().iter().enumerate() {
-                    let v: Vec<String> = p.iter().map(|v| v.to_string()).collect();
-                    println!("  {k:>4}  {}", v.join(", "));
-                }
-                return Ok(());
-            }
-            let report = |r: &pliant::sweep::PointResult| {
-                let what = match (&r.error, r.skipped) {
-                    (Some(e), _) => format!("failed: {e}"),
-                    (None, true) => "already finished".to_string(),
-                    (None, false) => "finished".to_string(),
-                };
-                let obj = r
-                    .values
-                    .iter()
-                    .find(|(n, _)| n == sweep.objective())
-                    .map_or(String::new(), |(n, v)| format!(", {n} = {v:.6e}"));
-                println!("point {:>4} {what}{obj}", r.index);
-            };
-            if let Some(k) = task_id {
-                let r = sweep.run_point(&out, k)?;
-                report(&r);
-                if let Some(e) = r.error {
-                    bail!("point {k} failed: {e}");
-                }
-                return Ok(());
-            }
-            if !gather {
-                let started = std::time::Instant::now();
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(jobs as usize)
-                    .build()
-                    .context("starting the worker threads")?;
-                let n = sweep.points().len();
-                println!(
-                    "sweep `{}`: {n} points, {jobs} at a time",
-                    sweep.spec().name
-                );
-                let results: Vec<Result<pliant::sweep::PointResult, pliant::sweep::SweepError>> =
-                    pool.install(|| {
-                        use rayon::prelude::*;
-                        (0..n)
-                            .into_par_iter()
-                            .map(|k| {
-                                let r = sweep.run_point(&out, k);
-                                if let Ok(r) = &r {
-                                    report(r);
-                                }
-                                r
-                            })
-                            .collect()
-                    });
-                for r in results {
-                    r?;
-                }
-                println!("{n} points in {:.2} s", started.elapsed().as_secs_f64());
-            }
-            let g = sweep.gather(&out)?;
-            println!(
-                "{} of {} points finished; wrote {}",
-                g.finished(),
-                g.points.len(),
-                g.csv.display()
-            );
-            if let Some(p) = &g.plot {
-                println!("wrote {}", p.display());
-            }
-        }
+        } => cli::sweep::sweep(spec, out, jobs, task_id, gather, list)?,
         Command::Demo {
             which: Demo::Lattice,
             out,

@@ -45,6 +45,19 @@ fn short(v: f64) -> String {
     }
 }
 
+/// Labels a heat map's axis: cell `i` spans `[i, i + 1]`, so its level is
+/// written at `i + 0.5` and nothing elsewhere.
+fn cell_label(levels: &[f64]) -> impl Fn(&f64) -> String + '_ {
+    move |v| {
+        let i = (v - 0.5).round();
+        if (v - 0.5 - i).abs() < 1e-9 && i >= 0.0 && (i as usize) < levels.len() {
+            short(levels[i as usize])
+        } else {
+            String::new()
+        }
+    }
+}
+
 /// Writes the sweep picture to `path` (SVG). `samples` are `(parameter
 /// values, objective)` of the finished points, `failed` the parameter
 /// values of points that failed (grey cells of a heat map, crosses on the
@@ -107,7 +120,7 @@ pub fn plot_sweep(
             .y_label_area_size(90)
             .build_cartesian_2d(0.0..nx as f64, 0.0..ny as f64)
             .map_err(|e| fail(&e))?;
-        let (xs2, ys2) = (xs.clone(), ys.clone());
+        let (x_label, y_label) = (cell_label(&xs), cell_label(&ys));
         chart
             .configure_mesh()
             .disable_mesh()
@@ -115,22 +128,8 @@ pub fn plot_sweep(
             .y_desc(labels[1])
             .x_labels(nx.min(12) * 2 + 1)
             .y_labels(ny.min(12) * 2 + 1)
-            .x_label_formatter(&move |v| {
-                let i = (v - 0.5).round();
-                if (v - 0.5 - i).abs() < 1e-9 && i >= 0.0 && (i as usize) < xs2.len() {
-                    short(xs2[i as usize])
-                } else {
-                    String::new()
-                }
-            })
-            .y_label_formatter(&move |v| {
-                let i = (v - 0.5).round();
-                if (v - 0.5 - i).abs() < 1e-9 && i >= 0.0 && (i as usize) < ys2.len() {
-                    short(ys2[i as usize])
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&x_label)
+            .y_label_formatter(&y_label)
             .draw()
             .map_err(|e| fail(&e))?;
         for (x, v) in samples {
