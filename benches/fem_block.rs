@@ -18,7 +18,7 @@
 //! node positions to `target/fem_block/pliant_n{n}.csv` (z up, grid order
 //! x fastest, then y, then z) for `benches/warp/compare.py`.
 //!
-//! `cargo bench --bench fem_block [-- 5 10 20 40] [--reps 3] [--seconds 0.99] [--dt 0.033] [--default-newton] [--tol N] [--pcg | --no-pcg] [--parallel-factorization]`
+//! `cargo bench --bench fem_block [-- 5 10 20 40] [--reps 3] [--seconds 0.99] [--dt 0.033] [--default-newton] [--tol N] [--pcg | --no-pcg | --amg] [--parallel-factorization]`
 //!
 //! `--parallel-factorization` lets large factors use faer's parallel kernels
 //! (`pliant_core::linsolve::set_parallel_factorization`; off by default).
@@ -95,6 +95,7 @@ struct Run {
     iterations: usize,
     factorizations: usize,
     pcg: usize,
+    amg_setups: usize,
     factor_share: f64,
     final_q: Vec<f64>,
 }
@@ -107,16 +108,17 @@ fn run(n: i64, seconds: f64, dt: f64, newton: NewtonSettings) -> (Run, usize, us
     let steps = (seconds / dt).round() as usize;
     let mut sim = Simulator::new(model, Integrator::Bdf1, dt, newton).expect("simulator");
     let t = Instant::now();
-    let (mut iterations, mut factorizations, mut pcg) = (0, 0, 0);
+    let (mut iterations, mut factorizations, mut pcg, mut amg_setups) = (0, 0, 0, 0);
     for _ in 0..steps {
         let r = sim.step().expect("a step").newton;
         if std::env::var_os("FEM_BLOCK_TRACE").is_some() {
             eprintln!(
-                "step {:3}: {} iterations, {} factorizations, {} PCG, residual {:.2e} N, {} backtracks",
+                "step {:3}: {} iterations, {} factorizations, {} PCG, {} multigrid setups, residual {:.2e} N, {} backtracks",
                 sim.steps_done(),
                 r.iterations,
                 r.factorizations,
                 r.pcg_iterations,
+                r.amg_setups,
                 r.residual,
                 r.backtracks
             );
@@ -124,6 +126,7 @@ fn run(n: i64, seconds: f64, dt: f64, newton: NewtonSettings) -> (Run, usize, us
         iterations += r.iterations;
         factorizations += r.factorizations;
         pcg += r.pcg_iterations;
+        amg_setups += r.amg_setups;
     }
     let wall = t.elapsed().as_secs_f64();
     let model = sim.model();
@@ -131,19 +134,25 @@ fn run(n: i64, seconds: f64, dt: f64, newton: NewtonSettings) -> (Run, usize, us
     let mut asm = Assembler::new(model).expect("assembler");
     let solver = LinearSolver::new(asm.symbolic()).expect("analysis");
     let mut tf = Vec::new();
-    for _ in 0..3 {
+    // No factorization to time when there were none (multigrid).
+    for _ in 0..if factorizations > 0 { 3 } else { 0 } {
         let m = step_hessian(&mut asm, model, &q, dt);
         let t0 = Instant::now();
         std::hint::black_box(solver.factor(m).expect("factor"));
         tf.push(t0.elapsed().as_secs_f64());
     }
-    let factor_share = (factorizations as f64 * median(tf) / wall).min(1.0);
+    let factor_share = if tf.is_empty() {
+        0.0
+    } else {
+        (factorizations as f64 * median(tf) / wall).min(1.0)
+    };
     (
         Run {
             wall,
             iterations,
             factorizations,
             pcg,
+            amg_setups,
             factor_share,
             final_q: q,
         },
@@ -279,6 +288,9 @@ fn main() {
     if args.iter().any(|a| a == "--pcg") {
         newton.directions = Directions::Pcg;
     }
+    if args.iter().any(|a| a == "--amg") {
+        newton.directions = Directions::Amg;
+    }
     let parallel = args.iter().any(|a| a == "--parallel-factorization");
     pliant::core::linsolve::set_parallel_factorization(parallel);
     let mut sizes: Vec<i64> = Vec::new();
@@ -330,13 +342,14 @@ fn main() {
         let last = rs.last().expect("a run");
         let steps = (seconds / dt).round();
         println!(
-            "{n:>3}³ cells: {:>7} tets, {:>7} DOFs | {:8.3} s per simulated second [{lo:.3}–{hi:.3}] | {:.2} Newton iterations, {:.2} factorizations and {:.2} PCG iterations per step | factorization {:.0}% of the time | {:.2} µs per tet-step",
+            "{n:>3}³ cells: {:>7} tets, {:>7} DOFs | {:8.3} s per simulated second [{lo:.3}–{hi:.3}] | {:.2} Newton iterations, {:.2} factorizations and {:.2} PCG iterations and {:.2} multigrid setups per step | factorization {:.0}% of the time | {:.2} µs per tet-step",
             meta[k].0,
             meta[k].1,
             median(walls.clone()),
             last.iterations as f64 / steps,
             last.factorizations as f64 / steps,
             last.pcg as f64 / steps,
+            last.amg_setups as f64 / steps,
             100.0 * median(rs.iter().map(|r| r.factor_share).collect()),
             1e6 * median(walls) * dt / meta[k].0 as f64,
         );

@@ -54,9 +54,9 @@ fn one_and_two_threads_give_identical_states() {
 /// A model large enough that element loops split into parallel tasks
 /// (6,000 tetrahedra > 2 × `PAR_MIN_LEN`) and that the solver orders it by
 /// nested dissection (4,158 DOFs): a foam block falling onto a frictional
-/// ground. With `pcg`, Newton directions come from conjugate gradients
-/// preconditioned by kept factorizations.
-fn fem_rollout(threads: usize, pcg: bool) -> Vec<f64> {
+/// ground. With `Pcg`, Newton directions come from conjugate gradients
+/// preconditioned by kept factorizations, with `Amg` by multigrid.
+fn fem_rollout(threads: usize, directions: pliant::core::Directions) -> Vec<f64> {
     use pliant::core::{Directions, Integrator, NewtonSettings};
     use pliant::environment::{Friction, Gravity, Ground, NormalLaw};
     on_threads(threads, || {
@@ -80,11 +80,7 @@ fn fem_rollout(threads: usize, pcg: bool) -> Vec<f64> {
             }),
         ));
         let newton = NewtonSettings {
-            directions: if pcg {
-                Directions::Pcg
-            } else {
-                Directions::Direct
-            },
+            directions,
             ..NewtonSettings::default()
         };
         let model = b.build().unwrap();
@@ -95,44 +91,58 @@ fn fem_rollout(threads: usize, pcg: bool) -> Vec<f64> {
         assert_eq!(ordering, pliant::core::linsolve::Ordering::NestedDissection);
         let mut sim = Simulator::new(model, Integrator::Bdf1, 0.01, newton).unwrap();
         let mut all = Vec::new();
-        let mut pcg_iterations = 0;
+        let (mut pcg_iterations, mut setups, mut factorizations) = (0, 0, 0);
         for _ in 0..4 {
-            pcg_iterations += sim.step().unwrap().newton.pcg_iterations;
+            let stats = sim.step().unwrap().newton;
+            pcg_iterations += stats.pcg_iterations;
+            setups += stats.amg_setups;
+            factorizations += stats.factorizations;
             all.extend_from_slice(sim.q());
         }
-        assert_eq!(pcg_iterations > 0, pcg, "{pcg_iterations} PCG iterations");
+        let by_cg = directions != Directions::Direct;
+        assert_eq!(pcg_iterations > 0, by_cg, "{pcg_iterations} PCG iterations");
+        let amg = directions == Directions::Amg;
+        assert_eq!(setups > 0, amg, "{setups} multigrid setups");
+        if amg {
+            assert_eq!(factorizations, 0, "multigrid took factorizations");
+        }
         all
     })
 }
 
 #[test]
 fn parallel_fem_assembly_gives_identical_states_with_one_and_two_threads() {
-    for pcg in [false, true] {
-        let a = fem_rollout(1, pcg);
-        let b = fem_rollout(2, pcg);
+    use pliant::core::Directions;
+    for directions in [Directions::Direct, Directions::Pcg, Directions::Amg] {
+        let a = fem_rollout(1, directions);
+        let b = fem_rollout(2, directions);
         assert_eq!(a.len(), b.len());
         assert!(
             a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits()),
-            "states differ between 1 and 2 threads (PCG directions: {pcg})"
+            "states differ between 1 and 2 threads (directions {directions:?})"
         );
     }
 }
 
-/// Newton with PCG directions converges to the same states as with direct
-/// solves, within what the tolerance allows (1e-10 N on a block whose
-/// stiffness is about 250 N/m per node: far below 1e-9 m).
+/// Newton with PCG directions (kept factorization or multigrid) converges
+/// to the same states as with direct solves, within what the tolerance
+/// allows (1e-10 N on a block whose stiffness is about 250 N/m per node:
+/// far below 1e-9 m).
 #[test]
 fn pcg_directions_reach_the_states_of_direct_solves() {
-    let direct = fem_rollout(2, false);
-    let pcg = fem_rollout(2, true);
-    let worst = direct
-        .iter()
-        .zip(&pcg)
-        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
-    assert!(
-        worst < 1e-9,
-        "PCG and direct rollouts differ by {worst:.3e} m"
-    );
+    use pliant::core::Directions;
+    let direct = fem_rollout(2, Directions::Direct);
+    for directions in [Directions::Pcg, Directions::Amg] {
+        let other = fem_rollout(2, directions);
+        let worst = direct
+            .iter()
+            .zip(&other)
+            .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        assert!(
+            worst < 1e-9,
+            "{directions:?} and direct rollouts differ by {worst:.3e} m"
+        );
+    }
 }
 
 /// A block whose factor is large enough (at least

@@ -39,6 +39,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod amg;
 pub mod assembly;
 pub mod derivcheck;
 pub mod element;
@@ -52,7 +53,7 @@ pub mod linsolve;
 pub mod mat3;
 mod model;
 mod motion;
-mod newton;
+pub(crate) mod newton;
 mod ordering;
 pub mod parallel;
 mod params;
@@ -81,6 +82,7 @@ pub use layout::{DofKind, Layout, ParamKind};
 pub use model::{Declare, Model, ModelBuilder};
 pub use motion::Motion;
 pub use newton::{
+    AMG_MAX_ITERATIONS, AMG_MIN_FACTOR_ENTRIES, AMG_MIN_FILL_PER_LOG2, AMG_REFRESH_ABOVE,
     Directions, HessianStrategy, NewtonSettings, NewtonStats, PCG_MAX_ITERATIONS,
     PCG_MIN_FACTOR_ENTRIES, PCG_MIN_FILL,
 };

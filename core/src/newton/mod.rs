@@ -1,13 +1,22 @@
 //! Newton's method on the incremental potential; see [`NewtonSettings`].
 
+mod directions;
 mod floors;
-mod pcg;
+pub(crate) mod pcg;
+
+use directions::{AMG_MAX_FORCING, Mode};
+pub use directions::{
+    AMG_MAX_ITERATIONS, AMG_MIN_FACTOR_ENTRIES, AMG_MIN_FILL_PER_LOG2, AMG_REFRESH_ABOVE,
+    Directions, PCG_MIN_FACTOR_ENTRIES, PCG_MIN_FILL,
+};
 
 use floors::{hessian_max, noise_floor, state_resolution};
 #[cfg(test)]
 pub(crate) use pcg::hessian_mul;
-use pcg::pcg;
+use pcg::{PcgFailure, pcg};
 
+use crate::amg::Amg;
+use crate::amg::modes::FreeNodes;
 use crate::error::Result;
 use crate::linsolve::{Factor, LinearSolver};
 use faer::sparse::SparseColMatRef;
@@ -97,59 +106,6 @@ pub struct NewtonSettings {
     /// path of such models (each step still meets the same tolerance), so
     /// it is off by default.
     pub carry_shift: bool,
-}
-
-/// How Newton directions are computed (a field of [`NewtonSettings`]).
-///
-/// With PCG, each direction solves the exact Hessian system by
-/// preconditioned conjugate gradients, the preconditioner being the last
-/// factorization, kept across iterations and time steps (inexact Newton with
-/// the Eisenstat–Walker forcing term, choice 2). A new factorization is taken
-/// when PCG needs more than [`PCG_MAX_ITERATIONS`] iterations, meets negative
-/// curvature, or its direction fails the line search, and for the next
-/// direction when one took more than 3 iterations (the kept factorization no
-/// longer resembles the Hessian). The converged state meets the same
-/// tolerance; sensitivities and adjoints always use an exact factorization.
-/// PCG pays where a factorization costs many triangular solves: 3-D meshes,
-/// whose factors hold hundreds of entries per unknown (measured by
-/// `cargo bench --bench fem_block`; figures in `docs/benchmarks.md`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Directions {
-    /// PCG when the factor has at least [`PCG_MIN_FACTOR_ENTRIES`] entries
-    /// and at least [`PCG_MIN_FILL`] per unknown (large 3-D meshes), direct
-    /// solves otherwise (robots, rods, sheets). Depends on the sparsity
-    /// pattern alone.
-    #[default]
-    Auto,
-    /// Always the factorization of the current Hessian (or, with
-    /// `reuse_below`, a recent one).
-    Direct,
-    /// Always PCG with a kept factorization.
-    Pcg,
-}
-
-/// [`Directions::Auto`] uses PCG on factors with at least this many entries.
-pub const PCG_MIN_FACTOR_ENTRIES: usize = 500_000;
-
-/// [`Directions::Auto`] uses PCG on factors with at least this many entries
-/// per unknown (a 10 × 10 × 10-cell tetrahedral block has 239, a chain of
-/// rod edges about 10).
-pub const PCG_MIN_FILL: usize = 150;
-
-impl Directions {
-    /// Whether directions come from PCG for a factor of `factor_entries`
-    /// entries over `unknowns` unknowns.
-    pub(crate) fn pcg(self, factor_entries: usize, unknowns: usize) -> bool {
-        match self {
-            Directions::Auto => {
-                factor_entries >= PCG_MIN_FACTOR_ENTRIES
-                    && factor_entries >= PCG_MIN_FILL * unknowns.max(1)
-            }
-            Directions::Direct => false,
-            Directions::Pcg => true,
-        }
-    }
 }
 
 /// Most PCG iterations for one Newton direction before a new
@@ -264,6 +220,9 @@ pub struct NewtonStats {
     /// [`Directions`]).
     #[serde(default)]
     pub pcg_iterations: usize,
+    /// Multigrid hierarchies built (see [`Directions::Amg`]).
+    #[serde(default)]
+    pub amg_setups: usize,
     /// Iterations whose exact Hessian was indefinite and were PSD-projected
     /// (strategy `exact_then_project`).
     pub projected: usize,
@@ -383,6 +342,8 @@ pub(crate) struct NewtonCarry {
     /// The last successful diagonal shift (see
     /// [`NewtonSettings::carry_shift`]); 0 before any.
     pub shift: f64,
+    /// The multigrid hierarchy of [`Directions::Amg`].
+    pub amg: Option<Amg>,
 }
 
 /// Minimizes `pot` over the free DOFs `free` of `x`, in place. With
@@ -397,6 +358,7 @@ pub(crate) fn minimize_with(
     solver: &LinearSolver,
     settings: &NewtonSettings,
     carry: &mut NewtonCarry,
+    nodes: Option<&FreeNodes>,
 ) -> std::result::Result<NewtonStats, NewtonFailure> {
     let nf = free.len();
     let mut stats = NewtonStats::default();
@@ -430,8 +392,17 @@ pub(crate) fn minimize_with(
     // Directions by PCG preconditioned with the kept factorization (see
     // `Directions`); the factorization is then
     // kept for the next solve as with `reuse_below`.
-    let pcg_mode = settings.directions.pcg(solver.factor_entries(), nf);
-    let keep_factor = settings.reuse_below > 0.0 || pcg_mode;
+    let mode = settings
+        .directions
+        .mode(solver.factor_entries(), nf, nodes.is_some());
+    let pcg_mode = mode == Mode::Pcg;
+    let amg_mode = mode == Mode::Amg;
+    if !amg_mode {
+        carry.amg = None;
+    }
+    // A factorization taken where multigrid failed is not kept (it is what
+    // multigrid avoids holding).
+    let keep_factor = (settings.reuse_below > 0.0 || pcg_mode) && !amg_mode;
     // The Eisenstat–Walker forcing term (choice 2) and a request for a new
     // factorization after PCG failed or its direction was rejected.
     let mut eta = PCG_INITIAL_FORCING;
@@ -487,7 +458,8 @@ pub(crate) fn minimize_with(
         if stats.iterations >= settings.max_iterations {
             return Err(fail(stats, "iteration limit reached".into()));
         }
-        let reuse = !pcg_mode && settings.reuse_below > 0.0 && factor.is_some() && fast;
+        let reuse =
+            !pcg_mode && !amg_mode && settings.reuse_below > 0.0 && factor.is_some() && fast;
         let neg: Vec<f64> = g.iter().map(|v| -v).collect();
         let mut by_pcg: Option<Vec<f64>> = None;
         if pcg_mode
@@ -505,12 +477,107 @@ pub(crate) fn minimize_with(
             // No need to solve beyond what the tolerance asks.
             let target = (eta * inf_norm(&g)).max(0.25 * tol / fscale);
             let before = stats.pcg_iterations;
-            by_pcg = pcg(h, &g, m, target, &mut stats.pcg_iterations).ok();
+            by_pcg = pcg(
+                &|v: &[f64], y: &mut [f64]| pcg::hessian_mul(h, v, y),
+                &g,
+                m,
+                target,
+                PCG_MAX_ITERATIONS,
+                &mut stats.pcg_iterations,
+            )
+            .ok();
             // A preconditioner this far from the Hessian costs more in
             // PCG iterations than a new factorization: take one for
             // the next direction (or the next step's first). A failed PCG
             // solve is followed by a factorization right away instead.
             stale = by_pcg.is_some() && stats.pcg_iterations - before > PCG_REFRESH_ABOVE;
+        }
+        if amg_mode
+            && !force_factor
+            && let Some(free_nodes) = nodes
+        {
+            let h = pot
+                .hessian(x, settings.hessian == HessianStrategy::Project)
+                .map_err(|e| fail(stats, e.to_string()))?;
+            h_max = hessian_max(h, free.len());
+            let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
+            floor = noise_floor(h_max, x_scale, g.len()) * fscale;
+            resolution = state_resolution(h, x, free) * fscale;
+            resolution_at = Some(stats.iterations);
+            let target = (eta.min(AMG_MAX_FORCING) * inf_norm(&g)).max(0.25 * tol / fscale);
+            // The kept hierarchy gets the current Hessian on its finest
+            // level; a new one is built when there is none, when that
+            // fails, or when PCG stalls with a kept one.
+            let mut fresh = false;
+            if let Some(amg) = carry.amg.as_mut()
+                && amg.refresh(h).is_err()
+            {
+                carry.amg = None;
+            }
+            let mut took = 0;
+            loop {
+                if carry.amg.is_none() {
+                    let (groups, modes) = free_nodes.near_null_space(x);
+                    match Amg::build(h, groups, modes, free_nodes.modes()) {
+                        Ok(amg) => {
+                            log::debug!(
+                                "multigrid hierarchy: unknowns per level {:?}, operator complexity {:.2}",
+                                amg.sizes(),
+                                amg.complexity()
+                            );
+                            stats.amg_setups += 1;
+                            carry.amg = Some(amg);
+                            fresh = true;
+                        }
+                        Err(e) => {
+                            log::debug!("multigrid not built ({e}); the direction is factorized");
+                            break;
+                        }
+                    }
+                }
+                let Some(amg) = carry.amg.as_ref() else {
+                    break;
+                };
+                let before = stats.pcg_iterations;
+                let mul = |v: &[f64], y: &mut [f64]| {
+                    if !amg.mul_fine(v, y) {
+                        pcg::hessian_mul(h, v, y);
+                    }
+                };
+                let solved = pcg(
+                    &mul,
+                    &g,
+                    amg,
+                    target,
+                    AMG_MAX_ITERATIONS,
+                    &mut stats.pcg_iterations,
+                );
+                took = stats.pcg_iterations - before;
+                by_pcg = match solved {
+                    Ok(d) => Some(d),
+                    // Truncated at negative curvature (an indefinite Hessian
+                    // in a buckling or landing step): the partial solution
+                    // is a descent direction; Newton's line search takes it.
+                    Err(PcgFailure::NegativeCurvature(partial)) => {
+                        log::debug!("multigrid PCG met negative curvature after {took} iterations");
+                        partial
+                    }
+                    Err(PcgFailure::Stalled) if !fresh => {
+                        // A hierarchy from an older Hessian (before a
+                        // contact landed): rebuild and try once more.
+                        carry.amg = None;
+                        continue;
+                    }
+                    Err(PcgFailure::Stalled) => {
+                        log::debug!("multigrid PCG did not reach its target in {took} iterations");
+                        None
+                    }
+                };
+                break;
+            }
+            if by_pcg.is_none() || took > AMG_REFRESH_ABOVE {
+                carry.amg = None;
+            }
         }
         force_factor = std::mem::take(&mut stale);
         let pcg_direction = by_pcg.is_some();
@@ -539,6 +606,9 @@ pub(crate) fn minimize_with(
             Some(d) => d,
             None => factor.as_ref().expect("factorized above").solve(&neg),
         };
+        if amg_mode {
+            factor = None;
+        }
         // A fresh Newton step below the round-off of the state itself: the
         // residual is at the floor of floating-point arithmetic (stiff
         // systems, where forces of 1e-10 N are below the resolution of the

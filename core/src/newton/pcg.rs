@@ -1,9 +1,29 @@
 //! Newton directions by conjugate gradients on the exact Hessian,
-//! preconditioned with a kept factorization (see [`super::Directions`]).
+//! preconditioned with a kept factorization or a multigrid hierarchy (see
+//! [`super::Directions`]).
 
-use super::{PCG_MAX_ITERATIONS, inf_norm};
+use super::inf_norm;
+use crate::amg::Amg;
 use crate::linsolve::Factor;
 use faer::sparse::SparseColMatRef;
+
+/// An approximate inverse of the Hessian, symmetric positive definite.
+pub(crate) trait Preconditioner {
+    /// `z ≈ H⁻¹ r`.
+    fn apply(&self, r: &[f64]) -> Vec<f64>;
+}
+
+impl Preconditioner for Factor {
+    fn apply(&self, r: &[f64]) -> Vec<f64> {
+        self.solve(r)
+    }
+}
+
+impl Preconditioner for Amg {
+    fn apply(&self, r: &[f64]) -> Vec<f64> {
+        Amg::apply(self, r)
+    }
+}
 
 /// `y = H x` for the Hessian `H` of `x.len()` unknowns given as the lower
 /// triangle of `a`: `a` itself, or, when `a` has extra rows (the rank-one
@@ -48,37 +68,44 @@ pub(crate) fn hessian_mul(a: SparseColMatRef<'_, usize, f64>, x: &[f64], y: &mut
 }
 
 /// Why a PCG solve gave no direction.
-pub(super) enum PcgFailure {
-    /// `pᵀ H p ≤ 0`: the Hessian is not positive definite along `p`.
-    NegativeCurvature,
+pub(crate) enum PcgFailure {
+    /// `pᵀ H p ≤ 0`: the Hessian is not positive definite along `p`. The
+    /// iterate reached before, if any step was taken, is a descent direction
+    /// (Steihaug's truncated CG: it lowers the quadratic model, whose
+    /// curvature is positive on the directions taken).
+    NegativeCurvature(Option<Vec<f64>>),
     /// The residual did not reach the target within the iteration budget.
     Stalled,
 }
 
-/// Solves `H d = −g` by conjugate gradients preconditioned with `m`
-/// (a factorization of a nearby Hessian) until `‖H d + g‖∞ ≤ target`.
-/// Returns the direction and the iterations taken (counted also on
-/// failure through `iterations`).
-pub(super) fn pcg(
-    h: SparseColMatRef<'_, usize, f64>,
+/// Solves `H d = −g` (`h` computes `y = H x`) by conjugate gradients
+/// preconditioned with `m`
+/// (a factorization of a nearby Hessian, or a multigrid hierarchy) until
+/// `‖H d + g‖∞ ≤ target`, in at most `max_iterations`. Returns the
+/// direction and the iterations taken (counted also on failure through
+/// `iterations`).
+pub(crate) fn pcg(
+    h: &dyn Fn(&[f64], &mut [f64]),
     g: &[f64],
-    m: &Factor,
+    m: &dyn Preconditioner,
     target: f64,
+    max_iterations: usize,
     iterations: &mut usize,
 ) -> std::result::Result<Vec<f64>, PcgFailure> {
     let n = g.len();
     let mut d = vec![0.0; n];
     let mut r: Vec<f64> = g.iter().map(|v| -v).collect();
-    let mut z = m.solve(&r);
+    let mut z = m.apply(&r);
     let mut p = z.clone();
     let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
     let mut hp = vec![0.0; n];
-    for _ in 0..PCG_MAX_ITERATIONS {
+    for _ in 0..max_iterations {
         *iterations += 1;
-        hessian_mul(h, &p, &mut hp);
+        h(&p, &mut hp);
         let php: f64 = p.iter().zip(&hp).map(|(a, b)| a * b).sum();
         if php.is_nan() || php <= 0.0 {
-            return Err(PcgFailure::NegativeCurvature);
+            let taken = d.iter().any(|&v| v != 0.0) && !php.is_nan();
+            return Err(PcgFailure::NegativeCurvature(taken.then_some(d)));
         }
         let alpha = rz / php;
         for i in 0..n {
@@ -88,7 +115,7 @@ pub(super) fn pcg(
         if inf_norm(&r) <= target {
             return Ok(d);
         }
-        z = m.solve(&r);
+        z = m.apply(&r);
         let rz_new: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
         let beta = rz_new / rz;
         rz = rz_new;

@@ -5,6 +5,7 @@ mod potential;
 
 pub use derivatives::{DENSE_EXPANSION_LIMIT, StepDerivatives};
 
+use crate::amg::modes::FreeNodes;
 use crate::assembly::Assembler;
 use crate::error::{CoreError, Invalid, Result};
 use crate::integrator::Integrator;
@@ -94,6 +95,9 @@ pub struct Simulator {
     newton_carry: crate::newton::NewtonCarry,
     mass_free: Vec<f64>,
     free_dofs: Arc<Vec<usize>>,
+    /// The free DOFs grouped by node, for multigrid directions (`None` when
+    /// some free DOF is not a node coordinate).
+    free_nodes: Option<FreeNodes>,
     /// Current positions (m, rad).
     q: Vec<f64>,
     /// Current velocities.
@@ -132,6 +136,7 @@ impl Simulator {
         let mut q = model.q0.clone();
         model.apply_constraints(&mut q, 0.0);
         let v = model.v0.clone();
+        let free_nodes = FreeNodes::new(model.layout(), &free_dofs);
         Ok(Self {
             model,
             integrator,
@@ -141,6 +146,7 @@ impl Simulator {
             solver,
             newton_carry: Default::default(),
             mass_free,
+            free_nodes,
             free_dofs,
             q,
             v,
@@ -377,6 +383,7 @@ impl Simulator {
                 total.iterations += stats.iterations;
                 total.factorizations += stats.factorizations;
                 total.pcg_iterations += stats.pcg_iterations;
+                total.amg_setups += stats.amg_setups;
                 total.projected += stats.projected;
                 total.shifted += stats.shifted;
                 total.shift_tries += stats.shift_tries;
@@ -419,6 +426,7 @@ impl Simulator {
             // The factorization no longer fits; a carried shift still
             // describes the model.
             self.newton_carry.factor = None;
+            self.newton_carry.amg = None;
         }
         Ok(())
     }
@@ -445,6 +453,7 @@ impl Simulator {
         let mut x = x_tilde.clone();
         self.model.apply_constraints(&mut x, t1);
         let n = x.len();
+        let free_nodes = self.free_nodes.as_ref().filter(|_| self.asm.n_aux() == 0);
         let mut pot = StepPotential::new(
             &self.model,
             &mut self.asm,
@@ -480,6 +489,7 @@ impl Simulator {
             &self.solver,
             &self.newton,
             &mut self.newton_carry,
+            free_nodes,
         )
         .map_err(|f| CoreError::NewtonDiverged {
             step: self.step + 1,

@@ -1,0 +1,360 @@
+//! Algebraic multigrid by smoothed aggregation: the preconditioner of
+//! [`crate::Directions::Amg`] for large meshes, whose Cholesky factors grow
+//! faster than the mesh (a 3-D nested-dissection factor holds about
+//! `n^(4/3)` entries and costs `n²` operations; one V-cycle costs a few
+//! Hessian products, so PCG with it costs about `n` per iteration).
+//!
+//! Setup (Vaněk, Mandel and Brezina, Computing 56, 1996; Brezina's
+//! rigid-body near-null space for elasticity):
+//! 1. the unknowns are grouped by node (a mesh node's free coordinates);
+//!    nodes `I`, `J` are strongly coupled when
+//!    `‖A_IJ‖_F ≥ θ √(‖A_II‖_F ‖A_JJ‖_F)`;
+//! 2. nodes are aggregated greedily (a root with its strong neighbours);
+//! 3. the tentative prolongator `T` fits the near-null space `B` (the
+//!    rigid motions of the nodes: 3 translations and 3 rotations in 3-D,
+//!    2 and 1 in 2-D) exactly on each aggregate, `B_a = Q_a R_a`;
+//! 4. `P = (I − ω D⁻¹ A) T`, `ω = 4 / (3 ρ(D⁻¹A))`, and the coarse
+//!    operator is Galerkin's `A_c = Pᵀ A P` with near-null space `R`;
+//! 5. levels are added until at most [`COARSEST`] unknowns remain, which a
+//!    sparse Cholesky factorization solves.
+//!
+//! One application is a V-cycle with Chebyshev smoothing of degree
+//! [`DEGREE`] on `D⁻¹A` before and after the coarse correction: a
+//! symmetric positive definite operator, as conjugate gradients needs.
+//! Every product sums each row in a fixed order, so results do not depend
+//! on the number of threads.
+
+pub(crate) mod aggregate;
+mod blocks;
+pub(crate) mod csr;
+pub(crate) mod modes;
+pub(crate) mod prolong;
+
+use crate::error::{CoreError, Result};
+use crate::linsolve::{Factor, LinearSolver};
+use aggregate::{Nodes, aggregate, strong_neighbours};
+use blocks::Blocks3;
+use csr::Csr;
+use faer::sparse::SparseColMatRef;
+
+/// Levels stop coarsening at this many unknowns (solved directly).
+pub(crate) const COARSEST: usize = 2_000;
+
+/// Most levels of a hierarchy.
+const MAX_LEVELS: usize = 12;
+
+/// Strength-of-connection threshold θ: 0, every neighbour is strong (on the
+/// 20³-cell block θ = 0.08 made smaller aggregates and took 2.2× the time:
+/// 19.4 s against 9.0 s per simulated second, `cargo bench --bench
+/// fem_block -- 20 --amg`, 2026-11-27).
+const THETA: f64 = 0.0;
+
+/// Degree of the Chebyshev smoother, before and after the coarse correction
+/// (degrees 1, 2, 3, 4 took 12.0, 9.0, 9.6 and 10.3 s per simulated second
+/// on the 20³-cell block, measured as [`THETA`]).
+pub(crate) const DEGREE: usize = 2;
+
+/// The Chebyshev smoother damps the eigenvalues of `D⁻¹A` in
+/// `[λ_max / SMOOTH_RATIO, λ_max]`; the rest is the coarse levels' work.
+const SMOOTH_RATIO: f64 = 30.0;
+
+/// Power iterations estimating `λ_max(D⁻¹A)` (the estimate is then raised
+/// by 10 %, as a power iteration approaches it from below).
+const POWER_ITERATIONS: usize = 15;
+
+/// A level's operator: by rows, or (the finest level of a mesh whose free
+/// nodes all have three free coordinates) by 3 × 3 node blocks.
+enum Operator {
+    Rows(Csr),
+    Blocks(Blocks3),
+}
+
+impl Operator {
+    fn mul_vec(&self, x: &[f64], y: &mut [f64]) {
+        match self {
+            Operator::Rows(a) => a.mul_vec(x, y),
+            Operator::Blocks(a) => a.mul_vec(x, y),
+        }
+    }
+
+    /// `y = b − A x`.
+    fn residual(&self, b: &[f64], x: &[f64], y: &mut [f64]) {
+        self.mul_vec(x, y);
+        for (yi, bi) in y.iter_mut().zip(b) {
+            *yi = bi - *yi;
+        }
+    }
+}
+
+/// One level: its operator, `D⁻¹`, the prolongator to it from the next
+/// coarser level and its transpose, and `λ_max(D⁻¹A)`.
+struct Level {
+    a: Operator,
+    inv_diag: Vec<f64>,
+    p: Csr,
+    r: Csr,
+    lambda_max: f64,
+}
+
+/// A smoothed-aggregation hierarchy (see the module doc).
+pub(crate) struct Amg {
+    levels: Vec<Level>,
+    /// Refreshes the finest operator from a new Hessian.
+    fine_map: csr::LowerMap,
+    coarsest: Factor,
+    /// Unknowns per level, finest first (the coarsest included).
+    sizes: Vec<usize>,
+    /// Stored entries of all operators over those of the finest.
+    complexity: f64,
+}
+
+impl std::fmt::Debug for Amg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Amg")
+            .field("sizes", &self.sizes)
+            .field("complexity", &self.complexity)
+            .finish()
+    }
+}
+
+fn failure(detail: String) -> CoreError {
+    CoreError::LinearSolve {
+        what: "multigrid setup",
+        detail,
+    }
+}
+
+/// `λ_max(D⁻¹A)` of a symmetric positive definite `A`, by power iteration
+/// (Rayleigh quotients `xᵀAx / xᵀDx`) from a fixed start, raised by 10 %.
+fn lambda_max(a: &Csr, inv_diag: &[f64]) -> f64 {
+    let n = a.n_rows();
+    // A fixed, non-smooth start (no thread- or run-dependent randomness).
+    let mut x: Vec<f64> = (0..n)
+        .map(|i| 1.0 + ((i.wrapping_mul(2_654_435_761) % 1000) as f64) / 1000.0)
+        .collect();
+    let mut ax = vec![0.0; n];
+    let mut lambda: f64 = 0.0;
+    for _ in 0..POWER_ITERATIONS {
+        a.mul_vec(&x, &mut ax);
+        let xax: f64 = x.iter().zip(&ax).map(|(a, b)| a * b).sum();
+        let xdx: f64 = x.iter().zip(inv_diag).map(|(a, d)| a * a / d).sum();
+        lambda = lambda.max(xax / xdx);
+        let mut norm: f64 = 0.0;
+        for ((xi, axi), d) in x.iter_mut().zip(&ax).zip(inv_diag) {
+            *xi = axi * d;
+            norm = norm.max(xi.abs());
+        }
+        if norm == 0.0 || !norm.is_finite() {
+            break;
+        }
+        x.iter_mut().for_each(|v| *v /= norm);
+    }
+    1.1 * lambda
+}
+
+impl Amg {
+    /// Builds the hierarchy for the symmetric positive definite matrix whose
+    /// lower triangle over its first `nodes`' unknowns is `a`, with the
+    /// near-null space `b` (row-major, `k` columns, a row per unknown).
+    /// Fails (a [`CoreError::LinearSolve`]) when a diagonal entry is not
+    /// positive or the coarsest level is not positive definite: the caller
+    /// then takes a factorization.
+    pub(crate) fn build(
+        a: SparseColMatRef<'_, usize, f64>,
+        nodes: Nodes,
+        b: Vec<f64>,
+        k: usize,
+    ) -> Result<Amg> {
+        let n = nodes.ptr[nodes.len()];
+        let (mut op, fine_map) = Csr::from_lower(a, n);
+        let (mut nodes, mut b) = (nodes, b);
+        let mut levels = Vec::new();
+        let mut sizes = vec![n];
+        let fine_nnz = op.nnz().max(1);
+        let mut total_nnz = op.nnz();
+        while op.n_rows() > COARSEST && levels.len() + 1 < MAX_LEVELS {
+            let diag = op.diagonal();
+            if let Some(i) = diag.iter().position(|&d| !(d > 0.0 && d.is_finite())) {
+                return Err(failure(format!(
+                    "diagonal entry {i} of level {} is {:e}, not positive",
+                    levels.len(),
+                    diag[i]
+                )));
+            }
+            let inv_diag: Vec<f64> = diag.iter().map(|d| 1.0 / d).collect();
+            let lambda = lambda_max(&op, &inv_diag);
+            let strong = strong_neighbours(&op, &nodes, THETA);
+            let (agg, n_agg) = aggregate(&strong);
+            let tent = prolong::tentative(&nodes, &agg, n_agg, &b, k);
+            let n_coarse = tent.t.n_cols;
+            if n_coarse == 0 || n_coarse * 10 > op.n_rows() * 9 {
+                // Coarsening stalled: solve this level directly.
+                break;
+            }
+            let p = prolong::smooth(&op, &tent.t, &inv_diag, lambda);
+            let r = p.transpose();
+            let coarse = r.mul(&op.mul(&p));
+            total_nnz += coarse.nnz();
+            sizes.push(coarse.n_rows());
+            let fine = std::mem::replace(&mut op, coarse);
+            // Node triples on the finest level: products by blocks.
+            let triples =
+                levels.is_empty() && nodes.ptr.iter().enumerate().all(|(i, &p)| p == 3 * i);
+            let fine = if triples {
+                Operator::Blocks(Blocks3::from_csr(&fine, &fine_map))
+            } else {
+                Operator::Rows(fine)
+            };
+            levels.push(Level {
+                a: fine,
+                inv_diag,
+                p,
+                r,
+                lambda_max: lambda,
+            });
+            nodes = tent.coarse;
+            b = tent.coarse_b;
+        }
+        let lower = op.lower();
+        let solver = LinearSolver::new(lower.symbolic())?;
+        let coarsest = solver.factor(lower.as_ref()).map_err(|e| {
+            failure(format!(
+                "the coarsest level ({} unknowns) is not positive definite: {e}",
+                op.n_rows()
+            ))
+        })?;
+        Ok(Amg {
+            levels,
+            fine_map,
+            coarsest,
+            sizes,
+            complexity: total_nnz as f64 / fine_nnz as f64,
+        })
+    }
+
+    /// Replaces the finest operator by `a` (a new Hessian over the same
+    /// unknowns) and keeps the coarse levels: the smoother and [`Amg::mul`]
+    /// then use the current Hessian, the coarse correction the one the
+    /// hierarchy was built from (a preconditioner need only be close).
+    /// Fails as [`Amg::build`] on a diagonal entry that is not positive.
+    pub(crate) fn refresh(&mut self, a: SparseColMatRef<'_, usize, f64>) -> Result<()> {
+        let Some(fine) = self.levels.first_mut() else {
+            return Ok(());
+        };
+        if !self.fine_map.fits(a) {
+            return Err(failure("the Hessian's sparsity pattern changed".into()));
+        }
+        let diag = match &mut fine.a {
+            Operator::Rows(rows) => {
+                rows.refresh_from_lower(a, &self.fine_map);
+                rows.diagonal()
+            }
+            Operator::Blocks(blocks) => {
+                blocks.refresh(a);
+                blocks.diagonal()
+            }
+        };
+        if let Some(i) = diag.iter().position(|&d| !(d > 0.0 && d.is_finite())) {
+            return Err(failure(format!(
+                "diagonal entry {i} is {:e}, not positive",
+                diag[i]
+            )));
+        }
+        fine.inv_diag = diag.iter().map(|d| 1.0 / d).collect();
+        Ok(())
+    }
+
+    /// `y = A x` with the finest operator (the Hessian it was built or last
+    /// refreshed from), in parallel; `false` (and `y` untouched) when the
+    /// hierarchy has no level above its direct solve.
+    pub(crate) fn mul_fine(&self, x: &[f64], y: &mut [f64]) -> bool {
+        match self.levels.first() {
+            Some(l) => {
+                l.a.mul_vec(x, y);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Unknowns per level, finest first.
+    pub(crate) fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
+    /// Operator complexity: stored entries of all levels over the finest's.
+    pub(crate) fn complexity(&self) -> f64 {
+        self.complexity
+    }
+
+    /// One V-cycle for `A z = r` from `z = 0`.
+    pub(crate) fn apply(&self, r: &[f64]) -> Vec<f64> {
+        self.cycle(0, r)
+    }
+
+    fn cycle(&self, l: usize, b: &[f64]) -> Vec<f64> {
+        let Some(level) = self.levels.get(l) else {
+            return self.coarsest.solve(b);
+        };
+        let n = b.len();
+        let mut x = vec![0.0; n];
+        level.chebyshev(b, &mut x, true);
+        let mut res = vec![0.0; n];
+        level.a.residual(b, &x, &mut res);
+        let mut rc = vec![0.0; level.r.n_rows()];
+        level.r.mul_vec(&res, &mut rc);
+        let xc = self.cycle(l + 1, &rc);
+        level.p.mul_vec(&xc, &mut res);
+        for (xi, c) in x.iter_mut().zip(&res) {
+            *xi += c;
+        }
+        level.chebyshev(b, &mut x, false);
+        x
+    }
+}
+
+impl Level {
+    /// [`DEGREE`] steps of Chebyshev iteration on `D⁻¹A x = D⁻¹b` over
+    /// `[λ_max / SMOOTH_RATIO, λ_max]` (Saad, "Iterative methods for sparse
+    /// linear systems", Alg. 12.1); `zero` says `x` is zero on entry.
+    fn chebyshev(&self, b: &[f64], x: &mut [f64], zero: bool) {
+        let (hi, lo) = (self.lambda_max, self.lambda_max / SMOOTH_RATIO);
+        let (theta, delta) = (0.5 * (hi + lo), 0.5 * (hi - lo));
+        let sigma = theta / delta;
+        let mut rho = 1.0 / sigma;
+        let n = b.len();
+        let mut r = vec![0.0; n];
+        if zero {
+            r.copy_from_slice(b);
+        } else {
+            self.a.residual(b, x, &mut r);
+        }
+        let mut d: Vec<f64> = r
+            .iter()
+            .zip(&self.inv_diag)
+            .map(|(ri, di)| ri * di / theta)
+            .collect();
+        let mut ad = vec![0.0; n];
+        for step in 0..DEGREE {
+            for (xi, di) in x.iter_mut().zip(&d) {
+                *xi += di;
+            }
+            if step + 1 == DEGREE {
+                break;
+            }
+            self.a.mul_vec(&d, &mut ad);
+            for (ri, adi) in r.iter_mut().zip(&ad) {
+                *ri -= adi;
+            }
+            let rho_next = 1.0 / (2.0 * sigma - rho);
+            let (c1, c2) = (rho_next * rho, 2.0 * rho_next / delta);
+            for ((di, ri), inv) in d.iter_mut().zip(&r).zip(&self.inv_diag) {
+                *di = c1 * *di + c2 * ri * inv;
+            }
+            rho = rho_next;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,160 @@
+//! How Newton directions are solved for: [`Directions`] and the rule of
+//! its automatic choice.
+
+use serde::{Deserialize, Serialize};
+
+/// How Newton directions are computed (a field of [`NewtonSettings`]).
+///
+/// With PCG, each direction solves the exact Hessian system by
+/// preconditioned conjugate gradients, the preconditioner being the last
+/// factorization, kept across iterations and time steps (inexact Newton with
+/// the Eisenstat–Walker forcing term, choice 2). A new factorization is taken
+/// when PCG needs more than [`super::PCG_MAX_ITERATIONS`] iterations, meets negative
+/// curvature, or its direction fails the line search, and for the next
+/// direction when one took more than 3 iterations (the kept factorization no
+/// longer resembles the Hessian). The converged state meets the same
+/// tolerance; sensitivities and adjoints always use an exact factorization.
+/// PCG pays where a factorization costs many triangular solves: 3-D meshes,
+/// whose factors hold hundreds of entries per unknown (measured by
+/// `cargo bench --bench fem_block`; figures in `docs/benchmarks.md`).
+///
+/// With multigrid, the preconditioner is a smoothed-aggregation hierarchy
+/// built from the Hessian and the rigid motions of the nodes (no
+/// factorization of the full Hessian): its cost grows linearly with the
+/// mesh where a 3-D factorization's grows about quadratically. It is kept
+/// across iterations and steps and rebuilt when a solve needs more than
+/// [`AMG_REFRESH_ABOVE`] iterations; where PCG fails (negative curvature,
+/// more than [`AMG_MAX_ITERATIONS`] iterations, a rejected direction) that
+/// direction is factorized as with [`Directions::Direct`], shifts included.
+/// It needs every free unknown to be a node coordinate and no split
+/// Hessians; otherwise it acts as [`Directions::Pcg`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Directions {
+    /// Multigrid when the factor would have at least
+    /// [`AMG_MIN_FACTOR_ENTRIES`] entries with the fill of a 3-D mesh
+    /// ([`AMG_MIN_FILL_PER_LOG2`]) and multigrid applies; else PCG
+    /// when the factor has at least [`PCG_MIN_FACTOR_ENTRIES`] entries and
+    /// at least [`PCG_MIN_FILL`] per unknown (large 3-D meshes); direct
+    /// solves otherwise (robots, rods, sheets). Depends on the sparsity
+    /// pattern and the kinds of the free unknowns alone.
+    #[default]
+    Auto,
+    /// Always the factorization of the current Hessian (or, with
+    /// `reuse_below`, a recent one).
+    Direct,
+    /// Always PCG with a kept factorization.
+    Pcg,
+    /// PCG with a smoothed-aggregation multigrid preconditioner.
+    Amg,
+}
+
+/// [`Directions::Auto`] uses PCG on factors with at least this many entries.
+pub const PCG_MIN_FACTOR_ENTRIES: usize = 500_000;
+
+/// [`Directions::Auto`] uses PCG on factors with at least this many entries
+/// per unknown (a 10 × 10 × 10-cell tetrahedral block has 239, a chain of
+/// rod edges about 10).
+pub const PCG_MIN_FILL: usize = 150;
+
+/// [`Directions::Auto`] uses multigrid where the factor would have at least
+/// this many entries (and the fill of a 3-D mesh, [`AMG_MIN_FILL_PER_LOG2`]).
+/// On the tetrahedral block (`cargo bench --bench fem_block -- 10 15 [--amg]`,
+/// 2026-11-27) PCG with a kept factorization was 1.1× faster at 10³ cells
+/// (0.95·10⁶ factor entries), multigrid 1.5× faster at 15³ (5.3·10⁶).
+pub const AMG_MIN_FACTOR_ENTRIES: usize = 2_000_000;
+
+/// [`Directions::Auto`] uses multigrid where the factor holds at least this
+/// many entries per unknown per binary digit of the unknowns' count
+/// (`entries / n ≥ 22 · log₂ n`): a 3-D mesh's nested-dissection fill per
+/// unknown grows as `n^(1/3)` (tetrahedral blocks: 24.6 at 12³ cells, 39.6
+/// at 20³), a 2-D mesh's as `log n` (the manta ray's shells: 10 to 18 from
+/// 1,372 to 130,150 triangles). Multigrid lost on those shells (13,464
+/// triangles: 720 ms per step against 384 with PCG and a kept
+/// factorization, `PLIANT_DIRECTIONS=amg cargo bench --bench shell --
+/// scaling`): thin shells' bending is not what the rigid-motion coarse
+/// spaces capture.
+pub const AMG_MIN_FILL_PER_LOG2: usize = 22;
+
+/// Most multigrid-preconditioned CG iterations for one Newton direction.
+pub const AMG_MAX_ITERATIONS: usize = 50;
+
+/// A multigrid-preconditioned solve that took more iterations than this
+/// has the hierarchy rebuilt from the next Hessian. On the 20³-cell block
+/// (`cargo bench --bench fem_block -- 20 --amg`) rebuilding for every
+/// direction saved no PCG iterations (16.0 against 17.2 per step) and
+/// cost 2.6× the time: a setup costs about 20 iterations.
+pub const AMG_REFRESH_ABOVE: usize = 12;
+
+/// The forcing term of a multigrid-preconditioned direction is at most
+/// this: one V-cycle is a rougher inverse than a kept factorization, and
+/// with the Eisenstat–Walker term alone (up to 0.5) a hard step (a landing
+/// block) fell into one-iteration directions, backtracking and 29 Newton
+/// iterations; capped, 40³ cells took 1.24× less time.
+pub(super) const AMG_MAX_FORCING: f64 = 0.1;
+
+/// How one Newton solve computes its directions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mode {
+    Direct,
+    Pcg,
+    Amg,
+}
+
+impl Directions {
+    /// The mode for a factor of `factor_entries` entries over `unknowns`
+    /// unknowns, `amg` saying whether multigrid applies.
+    pub(super) fn mode(self, factor_entries: usize, unknowns: usize, amg: bool) -> Mode {
+        let pcg = factor_entries >= PCG_MIN_FACTOR_ENTRIES
+            && factor_entries >= PCG_MIN_FILL * unknowns.max(1);
+        let solid = (factor_entries as f64)
+            >= (AMG_MIN_FILL_PER_LOG2 * unknowns.max(2)) as f64 * (unknowns.max(2) as f64).log2();
+        match self {
+            Directions::Auto if amg && solid && factor_entries >= AMG_MIN_FACTOR_ENTRIES => {
+                Mode::Amg
+            }
+            Directions::Auto if pcg => Mode::Pcg,
+            Directions::Auto | Directions::Direct => Mode::Direct,
+            Directions::Pcg => Mode::Pcg,
+            Directions::Amg if amg => Mode::Amg,
+            Directions::Amg => Mode::Pcg,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_picks_multigrid_for_large_solid_meshes_only() {
+        // Factor entries and unknowns measured on the tetrahedral block
+        // (`cargo bench --bench fem_block`) and the manta ray's shells.
+        let auto = |entries, unknowns| Directions::Auto.mode(entries, unknowns, true);
+        assert_eq!(auto(5_317_164, 12_288), Mode::Amg, "block, 15³ cells");
+        assert_eq!(auto(16_275_735, 27_783), Mode::Amg, "block, 20³ cells");
+        assert_eq!(auto(953_712, 3_993), Mode::Pcg, "block, 10³ cells");
+        assert_eq!(
+            auto(61_883_145, 196_761),
+            Mode::Pcg,
+            "manta, 130k triangles"
+        );
+        assert_eq!(auto(4_256_442, 20_691), Mode::Pcg, "manta, 13k triangles");
+        assert_eq!(auto(20_000, 2_000), Mode::Direct, "a rod");
+        // Multigrid needs every free unknown to be a node coordinate.
+        assert_eq!(Directions::Auto.mode(16_275_735, 27_783, false), Mode::Pcg);
+        assert_eq!(Directions::Amg.mode(20_000, 2_000, false), Mode::Pcg);
+        assert_eq!(Directions::Amg.mode(20_000, 2_000, true), Mode::Amg);
+        assert_eq!(
+            Directions::Direct.mode(16_275_735, 27_783, true),
+            Mode::Direct
+        );
+    }
+
+    #[test]
+    fn scene_files_name_the_directions_in_snake_case() {
+        let d: Directions = serde_json::from_str("\"amg\"").unwrap();
+        assert_eq!(d, Directions::Amg);
+        assert_eq!(serde_json::to_string(&Directions::Pcg).unwrap(), "\"pcg\"");
+    }
+}
