@@ -1,7 +1,8 @@
 //! The finest level's operator in 3 × 3 node blocks: a mesh node's three
-//! coordinates couple to each neighbour's three, so one column index per
-//! block instead of per entry halves the memory a product streams (the
-//! products are bound by memory bandwidth on large meshes).
+//! coordinates couple to each neighbour's three, so one 32-bit column index
+//! per block instead of per entry: 76 instead of 108 bytes per 9 entries
+//! streamed by a product (about 30 % less; products are bound by memory
+//! bandwidth on large meshes). Entries a block lacks are stored as zeros.
 
 use super::csr::{Csr, LowerMap};
 use faer::sparse::SparseColMatRef;

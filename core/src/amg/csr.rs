@@ -25,15 +25,20 @@ pub(crate) struct Csr {
 #[derive(Debug, Clone)]
 pub(crate) struct LowerMap {
     col_ptr: Vec<usize>,
+    row_idx: Vec<usize>,
     pub(crate) source: Vec<u32>,
 }
 
 impl LowerMap {
-    /// Whether `a` has the pattern this map was made from (its column
-    /// pointers agree).
+    /// Whether `a` has the pattern this map was made from (over the
+    /// unknowns it covers).
     pub(crate) fn fits(&self, a: SparseColMatRef<'_, usize, f64>) -> bool {
-        let cp = a.symbolic().col_ptr();
-        cp.len() >= self.col_ptr.len() && cp[..self.col_ptr.len()] == self.col_ptr[..]
+        let (cp, ri) = (a.symbolic().col_ptr(), a.symbolic().row_idx());
+        let end = self.row_idx.len();
+        cp.len() >= self.col_ptr.len()
+            && cp[..self.col_ptr.len()] == self.col_ptr[..]
+            && ri.len() >= end
+            && ri[..end] == self.row_idx[..]
     }
 }
 
@@ -116,6 +121,7 @@ impl Csr {
             },
             LowerMap {
                 col_ptr: cp[..=n].to_vec(),
+                row_idx: ri[..cp[n]].to_vec(),
                 source,
             },
         )
@@ -207,38 +213,43 @@ impl Csr {
     /// thread count).
     pub(crate) fn mul(&self, b: &Csr) -> Csr {
         let n = self.n_rows();
+        // Scratch per rayon job, not per chunk (a chunk's scratch would
+        // cost n · n_cols / ROWS_PER_TASK in all); marks are global row
+        // numbers, so reused scratch needs no clearing and the result does
+        // not depend on how chunks share it.
         let chunks: Vec<(Vec<usize>, Vec<u32>, Vec<f64>)> = (0..n.div_ceil(ROWS_PER_TASK))
             .into_par_iter()
-            .map(|c| {
-                let rows = c * ROWS_PER_TASK..((c + 1) * ROWS_PER_TASK).min(n);
-                let mut mark = vec![usize::MAX; b.n_cols];
-                let mut acc = vec![0.0; b.n_cols];
-                let (mut lens, mut idx, mut val) = (Vec::new(), Vec::new(), Vec::new());
-                let mut cols: Vec<u32> = Vec::new();
-                for i in rows {
-                    cols.clear();
-                    for k in self.ptr[i]..self.ptr[i + 1] {
-                        let (j, a) = (self.idx[k] as usize, self.val[k]);
-                        for l in b.ptr[j]..b.ptr[j + 1] {
-                            let c = b.idx[l];
-                            let cu = c as usize;
-                            if mark[cu] != i {
-                                mark[cu] = i;
-                                acc[cu] = 0.0;
-                                cols.push(c);
+            .map_init(
+                || (vec![usize::MAX; b.n_cols], vec![0.0; b.n_cols]),
+                |(mark, acc), c| {
+                    let rows = c * ROWS_PER_TASK..((c + 1) * ROWS_PER_TASK).min(n);
+                    let (mut lens, mut idx, mut val) = (Vec::new(), Vec::new(), Vec::new());
+                    let mut cols: Vec<u32> = Vec::new();
+                    for i in rows {
+                        cols.clear();
+                        for k in self.ptr[i]..self.ptr[i + 1] {
+                            let (j, a) = (self.idx[k] as usize, self.val[k]);
+                            for l in b.ptr[j]..b.ptr[j + 1] {
+                                let c = b.idx[l];
+                                let cu = c as usize;
+                                if mark[cu] != i {
+                                    mark[cu] = i;
+                                    acc[cu] = 0.0;
+                                    cols.push(c);
+                                }
+                                acc[cu] += a * b.val[l];
                             }
-                            acc[cu] += a * b.val[l];
+                        }
+                        cols.sort_unstable();
+                        lens.push(cols.len());
+                        for &c in &cols {
+                            idx.push(c);
+                            val.push(acc[c as usize]);
                         }
                     }
-                    cols.sort_unstable();
-                    lens.push(cols.len());
-                    for &c in &cols {
-                        idx.push(c);
-                        val.push(acc[c as usize]);
-                    }
-                }
-                (lens, idx, val)
-            })
+                    (lens, idx, val)
+                },
+            )
             .collect();
         let mut ptr = Vec::with_capacity(n + 1);
         ptr.push(0);
@@ -273,9 +284,10 @@ impl Csr {
                 let r = self.idx[k] as usize;
                 if r >= j {
                     // A_rj from row r (the transpose's row j holds it).
-                    let mirror = (t.ptr[j]..t.ptr[j + 1])
-                        .find(|&l| t.idx[l] as usize == r)
-                        .map_or(self.val[k], |l| t.val[l]);
+                    let row = &t.idx[t.ptr[j]..t.ptr[j + 1]];
+                    let mirror = row
+                        .binary_search(&(r as u32))
+                        .map_or(self.val[k], |l| t.val[t.ptr[j] + l]);
                     row_idx.push(r);
                     values.push(0.5 * (self.val[k] + mirror));
                 }

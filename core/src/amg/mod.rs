@@ -15,8 +15,9 @@
 //!    2 and 1 in 2-D) exactly on each aggregate, `B_a = Q_a R_a`;
 //! 4. `P = (I − ω D⁻¹ A) T`, `ω = 4 / (3 ρ(D⁻¹A))`, and the coarse
 //!    operator is Galerkin's `A_c = Pᵀ A P` with near-null space `R`;
-//! 5. levels are added until at most [`COARSEST`] unknowns remain, which a
-//!    sparse Cholesky factorization solves.
+//! 5. levels are added until at most [`COARSEST`] unknowns remain (or
+//!    coarsening stalls, or [`MAX_LEVELS`] is reached), which a sparse
+//!    Cholesky factorization solves.
 //!
 //! One application is a V-cycle with Chebyshev smoothing of degree
 //! [`DEGREE`] on `D⁻¹A` before and after the coarse correction: a
@@ -152,6 +153,19 @@ fn lambda_max(a: &Csr, inv_diag: &[f64]) -> f64 {
     1.1 * lambda
 }
 
+/// `λ_max(D⁻¹A)` of a level, or an error when it is not positive and finite
+/// (the matrix is indefinite although its diagonal is positive).
+fn checked_lambda_max(a: &Csr, inv_diag: &[f64], level: usize) -> Result<f64> {
+    let lambda = lambda_max(a, inv_diag);
+    if lambda > 0.0 && lambda.is_finite() {
+        Ok(lambda)
+    } else {
+        Err(failure(format!(
+            "level {level}'s largest eigenvalue estimate is {lambda:e}: the matrix is not positive definite"
+        )))
+    }
+}
+
 impl Amg {
     /// Builds the hierarchy for the symmetric positive definite matrix whose
     /// lower triangle over its first `nodes`' unknowns is `a`, with the
@@ -166,6 +180,13 @@ impl Amg {
         k: usize,
     ) -> Result<Amg> {
         let n = nodes.ptr[nodes.len()];
+        // Indices are 32-bit (see `Csr`).
+        let lower_entries = a.symbolic().col_ptr().get(n).copied().unwrap_or(0);
+        if n >= u32::MAX as usize || lower_entries >= u32::MAX as usize {
+            return Err(failure(format!(
+                "{n} unknowns and {lower_entries} Hessian entries exceed 32-bit indices"
+            )));
+        }
         let (mut op, fine_map) = Csr::from_lower(a, n);
         let (mut nodes, mut b) = (nodes, b);
         let mut levels = Vec::new();
@@ -182,7 +203,7 @@ impl Amg {
                 )));
             }
             let inv_diag: Vec<f64> = diag.iter().map(|d| 1.0 / d).collect();
-            let lambda = lambda_max(&op, &inv_diag);
+            let lambda = checked_lambda_max(&op, &inv_diag, levels.len())?;
             let strong = strong_neighbours(&op, &nodes, THETA);
             let (agg, n_agg) = aggregate(&strong);
             let tent = prolong::tentative(&nodes, &agg, n_agg, &b, k);

@@ -74,7 +74,8 @@ pub(crate) enum PcgFailure {
     /// (Steihaug's truncated CG: it lowers the quadratic model, whose
     /// curvature is positive on the directions taken).
     NegativeCurvature(Option<Vec<f64>>),
-    /// The residual did not reach the target within the iteration budget.
+    /// The residual did not reach the target within the iteration budget,
+    /// or the preconditioner was not positive definite.
     Stalled,
 }
 
@@ -98,6 +99,9 @@ pub(crate) fn pcg(
     let mut z = m.apply(&r);
     let mut p = z.clone();
     let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+    if !(rz > 0.0 && rz.is_finite()) {
+        return Err(PcgFailure::Stalled);
+    }
     let mut hp = vec![0.0; n];
     for _ in 0..max_iterations {
         *iterations += 1;
@@ -117,6 +121,12 @@ pub(crate) fn pcg(
         }
         z = m.apply(&r);
         let rz_new: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+        if !(rz_new > 0.0 && rz_new.is_finite()) {
+            // The preconditioner is not positive definite at `r` (a
+            // multigrid hierarchy far from the current Hessian): no
+            // conjugate direction can follow.
+            return Err(PcgFailure::Stalled);
+        }
         let beta = rz_new / rz;
         rz = rz_new;
         for i in 0..n {
@@ -124,4 +134,41 @@ pub(crate) fn pcg(
         }
     }
     Err(PcgFailure::Stalled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Multiplies by `sign`.
+    struct Scale(f64);
+
+    impl Preconditioner for Scale {
+        fn apply(&self, r: &[f64]) -> Vec<f64> {
+            r.iter().map(|v| self.0 * v).collect()
+        }
+    }
+
+    #[test]
+    fn an_indefinite_preconditioner_stops_the_solve_as_stalled() {
+        let h = |x: &[f64], y: &mut [f64]| {
+            for (i, (xi, yi)) in x.iter().zip(y.iter_mut()).enumerate() {
+                *yi = (i + 1) as f64 * xi;
+            }
+        };
+        let g = [1.0, -2.0, 0.5];
+        let mut it = 0;
+        let solved = pcg(&h, &g, &Scale(1.0), 1e-12, 10, &mut it);
+        let d = solved
+            .ok()
+            .expect("converges with a positive preconditioner");
+        for (i, di) in d.iter().enumerate() {
+            assert!((di + g[i] / (i + 1) as f64).abs() < 1e-12);
+        }
+        let mut it = 0;
+        assert!(matches!(
+            pcg(&h, &g, &Scale(-1.0), 1e-12, 10, &mut it),
+            Err(PcgFailure::Stalled)
+        ));
+    }
 }
