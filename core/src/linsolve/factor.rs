@@ -1,0 +1,92 @@
+//! A numeric factorization and its solves.
+
+use super::{Permuted, Spare};
+use faer::dyn_stack::{MemBuffer, MemStack};
+use faer::sparse::linalg::cholesky::{LdltRef, LltRef, SymbolicCholesky};
+use faer::{Conj, Mat, MatMut, MatRef, Par};
+use std::sync::Arc;
+
+/// A numeric `LLᵀ` factorization of a symmetric positive definite matrix.
+#[derive(Debug, Clone)]
+pub struct Factor {
+    pub(super) symbolic: Arc<SymbolicCholesky<usize>>,
+    pub(super) permuted: Arc<Permuted>,
+    pub(super) values: Vec<f64>,
+    pub(super) par: Par,
+    pub(super) spare: Arc<Spare>,
+}
+
+impl Drop for Factor {
+    fn drop(&mut self) {
+        self.spare.give_values(std::mem::take(&mut self.values));
+    }
+}
+
+impl Factor {
+    fn solve_in_place(&self, rhs: MatMut<'_, f64>) {
+        let mut buf = MemBuffer::new(
+            self.symbolic
+                .solve_in_place_scratch::<f64>(rhs.ncols(), self.par),
+        );
+        if self.permuted.n_aux == 0 {
+            LltRef::new(&self.symbolic, &self.values).solve_in_place_with_conj(
+                Conj::No,
+                rhs,
+                self.par,
+                MemStack::new(&mut buf),
+            );
+        } else {
+            LdltRef::new(&self.symbolic, &self.values).solve_in_place_with_conj(
+                Conj::No,
+                rhs,
+                self.par,
+                MemStack::new(&mut buf),
+            );
+        }
+    }
+    /// Unknowns of the systems it solves: the matrix's size, less the
+    /// extra unknowns of an augmented matrix.
+    pub fn n(&self) -> usize {
+        self.permuted.forward.len() - self.permuted.n_aux
+    }
+    /// Solves `A x = b`; for an augmented matrix
+    /// ([`LinearSolver::new_augmented`]) `b` and `x` are of the Hessian's
+    /// size ([`Factor::n`]) and the Hessian is what is solved with.
+    pub fn solve(&self, b: &[f64]) -> Vec<f64> {
+        let fwd = &self.permuted.forward;
+        assert_eq!(b.len(), self.n(), "right-hand side of the factor's size");
+        let mut y: Vec<f64> = fwd
+            .iter()
+            .map(|&f| b.get(f).copied().unwrap_or(0.0))
+            .collect();
+        self.solve_in_place(MatMut::from_column_major_slice_mut(&mut y, fwd.len(), 1));
+        let mut x = vec![0.0; b.len()];
+        for (&f, &v) in fwd.iter().zip(&y) {
+            if let Some(o) = x.get_mut(f) {
+                *o = v;
+            }
+        }
+        x
+    }
+    /// Solves `A X = B` for a column-major block of right-hand sides
+    /// (`B` of [`Factor::n`] rows, as [`Factor::solve`]).
+    pub(crate) fn solve_mat(&self, b: MatRef<'_, f64>) -> Mat<f64> {
+        let fwd = &self.permuted.forward;
+        let n = self.n();
+        assert_eq!(b.nrows(), n, "right-hand sides of the factor's size");
+        // y = P b, solve (P A Pᵀ) z = y, x = Pᵀ z.
+        let mut y = Mat::from_fn(fwd.len(), b.ncols(), |i, j| {
+            if fwd[i] < n { b[(fwd[i], j)] } else { 0.0 }
+        });
+        self.solve_in_place(y.as_mut());
+        let mut x = Mat::zeros(n, b.ncols());
+        for j in 0..b.ncols() {
+            for (i, &f) in fwd.iter().enumerate() {
+                if f < n {
+                    x[(f, j)] = y[(i, j)];
+                }
+            }
+        }
+        x
+    }
+}

@@ -1,0 +1,40 @@
+//! The factor-buffer pool of one sparsity pattern.
+
+use faer::dyn_stack::MemBuffer;
+
+/// Memory kept between numeric factorizations of one pattern: a factor's
+/// value buffer returns here when its [`Factor`] is dropped, and the
+/// factorization workspace stays, so a Newton loop neither allocates nor
+/// page-faults a fresh factor (hundreds of MB on large meshes) at every
+/// factorization. Taken with `try_lock`: clones of a solver used on
+/// several threads at once allocate instead of waiting.
+#[derive(Default)]
+pub(super) struct Spare {
+    pub(super) values: std::sync::Mutex<Vec<Vec<f64>>>,
+    pub(super) workspace: std::sync::Mutex<Option<(faer::dyn_stack::StackReq, MemBuffer)>>,
+}
+
+impl std::fmt::Debug for Spare {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Spare")
+    }
+}
+
+impl Spare {
+    /// A buffer of `len` values (contents unspecified).
+    pub(super) fn take_values(&self, len: usize) -> Vec<f64> {
+        let recycled = self.values.try_lock().ok().and_then(|mut v| v.pop());
+        match recycled {
+            Some(v) if v.len() == len => v,
+            _ => vec![0.0; len],
+        }
+    }
+    /// Keeps one spare buffer.
+    pub(super) fn give_values(&self, v: Vec<f64>) {
+        if let Ok(mut pool) = self.values.try_lock()
+            && pool.is_empty()
+        {
+            pool.push(v);
+        }
+    }
+}
