@@ -254,7 +254,7 @@ impl Amg {
     }
 
     /// Replaces the finest operator by `a` (a new Hessian over the same
-    /// unknowns) and keeps the coarse levels: the smoother and [`Amg::mul`]
+    /// unknowns) and keeps the coarse levels: the smoother and [`Amg::mul_fine`]
     /// then use the current Hessian, the coarse correction the one the
     /// hierarchy was built from (a preconditioner need only be close).
     /// Fails as [`Amg::build`] on a diagonal entry that is not positive.

@@ -50,7 +50,7 @@ impl Factor {
         self.permuted.forward.len() - self.permuted.n_aux
     }
     /// Solves `A x = b`; for an augmented matrix
-    /// ([`LinearSolver::new_augmented`]) `b` and `x` are of the Hessian's
+    /// ([`super::LinearSolver::new_augmented`]) `b` and `x` are of the Hessian's
     /// size ([`Factor::n`]) and the Hessian is what is solved with.
     pub fn solve(&self, b: &[f64]) -> Vec<f64> {
         let fwd = &self.permuted.forward;

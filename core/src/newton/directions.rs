@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// How Newton directions are computed (a field of [`NewtonSettings`]).
+/// How Newton directions are computed (a field of [`super::NewtonSettings`]).
 ///
 /// With PCG, each direction solves the exact Hessian system by
 /// preconditioned conjugate gradients, the preconditioner being the last
