@@ -2,6 +2,7 @@
 
 mod directions;
 mod floors;
+mod multigrid;
 pub(crate) mod pcg;
 
 use directions::{AMG_MAX_FORCING, Mode};
@@ -13,7 +14,7 @@ pub use directions::{
 use floors::{hessian_max, noise_floor, state_resolution};
 #[cfg(test)]
 pub(crate) use pcg::hessian_mul;
-use pcg::{PcgFailure, pcg};
+use pcg::pcg;
 
 use crate::amg::Amg;
 use crate::amg::modes::FreeNodes;
@@ -276,6 +277,24 @@ pub(crate) struct NewtonFailure {
     pub reason: String,
 }
 
+/// The largest Hessian entry and, in N, the residual's round-off floor and
+/// the state's resolution (see [`noise_floor`], [`state_resolution`]) for
+/// the Hessian `h` at `x`.
+fn floors_at(
+    h: SparseColMatRef<'_, usize, f64>,
+    x: &[f64],
+    free: &[usize],
+    fscale: f64,
+) -> (f64, f64, f64) {
+    let h_max = hessian_max(h, free.len());
+    let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
+    (
+        h_max,
+        noise_floor(h_max, x_scale, free.len()) * fscale,
+        state_resolution(h, x, free) * fscale,
+    )
+}
+
 /// ∞-norm; `∞` when any entry is not finite (NaN is never dropped).
 fn inf_norm(v: &[f64]) -> f64 {
     v.iter().fold(0.0, |m: f64, x| {
@@ -469,10 +488,7 @@ pub(crate) fn minimize_with(
             let h = pot
                 .hessian(x, settings.hessian == HessianStrategy::Project)
                 .map_err(|e| fail(stats, e.to_string()))?;
-            h_max = hessian_max(h, free.len());
-            let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
-            floor = noise_floor(h_max, x_scale, g.len()) * fscale;
-            resolution = state_resolution(h, x, free) * fscale;
+            (h_max, floor, resolution) = floors_at(h, x, free, fscale);
             resolution_at = Some(stats.iterations);
             // No need to solve beyond what the tolerance asks.
             let target = (eta * inf_norm(&g)).max(0.25 * tol / fscale);
@@ -499,85 +515,10 @@ pub(crate) fn minimize_with(
             let h = pot
                 .hessian(x, settings.hessian == HessianStrategy::Project)
                 .map_err(|e| fail(stats, e.to_string()))?;
-            h_max = hessian_max(h, free.len());
-            let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
-            floor = noise_floor(h_max, x_scale, g.len()) * fscale;
-            resolution = state_resolution(h, x, free) * fscale;
+            (h_max, floor, resolution) = floors_at(h, x, free, fscale);
             resolution_at = Some(stats.iterations);
             let target = (eta.min(AMG_MAX_FORCING) * inf_norm(&g)).max(0.25 * tol / fscale);
-            // The kept hierarchy gets the current Hessian on its finest
-            // level; a new one is built when there is none, when that
-            // fails, or when PCG stalls with a kept one.
-            let mut fresh = false;
-            if let Some(amg) = carry.amg.as_mut()
-                && amg.refresh(h).is_err()
-            {
-                carry.amg = None;
-            }
-            let mut took = 0;
-            loop {
-                if carry.amg.is_none() {
-                    let (groups, modes) = free_nodes.near_null_space(x);
-                    match Amg::build(h, groups, modes, free_nodes.modes()) {
-                        Ok(amg) => {
-                            log::debug!(
-                                "multigrid hierarchy: unknowns per level {:?}, operator complexity {:.2}",
-                                amg.sizes(),
-                                amg.complexity()
-                            );
-                            stats.amg_setups += 1;
-                            carry.amg = Some(amg);
-                            fresh = true;
-                        }
-                        Err(e) => {
-                            log::debug!("multigrid not built ({e}); the direction is factorized");
-                            break;
-                        }
-                    }
-                }
-                let Some(amg) = carry.amg.as_ref() else {
-                    break;
-                };
-                let before = stats.pcg_iterations;
-                let mul = |v: &[f64], y: &mut [f64]| {
-                    if !amg.mul_fine(v, y) {
-                        pcg::hessian_mul(h, v, y);
-                    }
-                };
-                let solved = pcg(
-                    &mul,
-                    &g,
-                    amg,
-                    target,
-                    AMG_MAX_ITERATIONS,
-                    &mut stats.pcg_iterations,
-                );
-                took = stats.pcg_iterations - before;
-                by_pcg = match solved {
-                    Ok(d) => Some(d),
-                    // Truncated at negative curvature (an indefinite Hessian
-                    // in a buckling or landing step): the partial solution
-                    // is a descent direction; Newton's line search takes it.
-                    Err(PcgFailure::NegativeCurvature(partial)) => {
-                        log::debug!("multigrid PCG met negative curvature after {took} iterations");
-                        partial
-                    }
-                    Err(PcgFailure::Stalled) if !fresh => {
-                        // A hierarchy from an older Hessian (before a
-                        // contact landed): rebuild and try once more.
-                        carry.amg = None;
-                        continue;
-                    }
-                    Err(PcgFailure::Stalled) => {
-                        log::debug!("multigrid PCG did not reach its target in {took} iterations");
-                        None
-                    }
-                };
-                break;
-            }
-            if by_pcg.is_none() || took > AMG_REFRESH_ABOVE {
-                carry.amg = None;
-            }
+            by_pcg = multigrid::direction(h, &g, x, free_nodes, target, &mut carry.amg, &mut stats);
         }
         force_factor = std::mem::take(&mut stale);
         let pcg_direction = by_pcg.is_some();

@@ -1,0 +1,102 @@
+//! Newton directions by conjugate gradients preconditioned with algebraic
+//! multigrid (see [`super::Directions::Amg`]).
+
+use super::directions::AMG_REFRESH_ABOVE;
+use super::pcg::{self, PcgFailure, pcg};
+use super::{AMG_MAX_ITERATIONS, NewtonStats};
+use crate::amg::Amg;
+use crate::amg::modes::FreeNodes;
+use faer::sparse::SparseColMatRef;
+
+/// Solves `H d = −g` for the Hessian `h` at `x` to the residual `target`
+/// with the hierarchy `kept` (built here when there is none; its finest
+/// level refreshed with `h` otherwise; rebuilt and retried once when it
+/// stalls; dropped for the next direction when the solve took more than
+/// [`AMG_REFRESH_ABOVE`] iterations or failed). Negative curvature truncates
+/// the solve (Steihaug: the partial solution is a descent direction).
+/// `None` when no direction came out: the caller factorizes.
+pub(super) fn direction(
+    h: SparseColMatRef<'_, usize, f64>,
+    g: &[f64],
+    x: &[f64],
+    free_nodes: &FreeNodes,
+    target: f64,
+    kept: &mut Option<Amg>,
+    stats: &mut NewtonStats,
+) -> Option<Vec<f64>> {
+    let mut by_pcg = None;
+    // The kept hierarchy gets the current Hessian on its finest
+    // level; a new one is built when there is none, when that
+    // fails, or when PCG stalls with a kept one.
+    let mut fresh = false;
+    if let Some(amg) = kept.as_mut()
+        && amg.refresh(h).is_err()
+    {
+        *kept = None;
+    }
+    let mut took = 0;
+    loop {
+        if kept.is_none() {
+            let (groups, modes) = free_nodes.near_null_space(x);
+            match Amg::build(h, groups, modes, free_nodes.modes()) {
+                Ok(amg) => {
+                    log::debug!(
+                        "multigrid hierarchy: unknowns per level {:?}, operator complexity {:.2}",
+                        amg.sizes(),
+                        amg.complexity()
+                    );
+                    stats.amg_setups += 1;
+                    *kept = Some(amg);
+                    fresh = true;
+                }
+                Err(e) => {
+                    log::debug!("multigrid not built ({e}); the direction is factorized");
+                    break;
+                }
+            }
+        }
+        let Some(amg) = kept.as_ref() else {
+            break;
+        };
+        let before = stats.pcg_iterations;
+        let mul = |v: &[f64], y: &mut [f64]| {
+            if !amg.mul_fine(v, y) {
+                pcg::hessian_mul(h, v, y);
+            }
+        };
+        let solved = pcg(
+            &mul,
+            g,
+            amg,
+            target,
+            AMG_MAX_ITERATIONS,
+            &mut stats.pcg_iterations,
+        );
+        took = stats.pcg_iterations - before;
+        by_pcg = match solved {
+            Ok(d) => Some(d),
+            // Truncated at negative curvature (an indefinite Hessian
+            // in a buckling or landing step): the partial solution
+            // is a descent direction; Newton's line search takes it.
+            Err(PcgFailure::NegativeCurvature(partial)) => {
+                log::debug!("multigrid PCG met negative curvature after {took} iterations");
+                partial
+            }
+            Err(PcgFailure::Stalled) if !fresh => {
+                // A hierarchy from an older Hessian (before a
+                // contact landed): rebuild and try once more.
+                *kept = None;
+                continue;
+            }
+            Err(PcgFailure::Stalled) => {
+                log::debug!("multigrid PCG did not reach its target in {took} iterations");
+                None
+            }
+        };
+        break;
+    }
+    if by_pcg.is_none() || took > AMG_REFRESH_ABOVE {
+        *kept = None;
+    }
+    by_pcg
+}
