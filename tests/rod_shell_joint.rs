@@ -17,7 +17,19 @@ const EDGES: usize = 20;
 
 /// Tip deflection along the force (m), or the solver's error.
 fn mast(weld: bool, bending: Bending) -> Result<f64, CoreError> {
-    let plate = rectangle(0.1, 0.1, 0.02, MeshKind::RightIsosceles, 0).unwrap();
+    mast_on(weld, bending, false)
+}
+
+/// [`mast`], optionally with the plate's triangles listed in reverse order,
+/// each starting from its second vertex (the same mesh, labelled otherwise).
+fn mast_on(weld: bool, bending: Bending, relabel: bool) -> Result<f64, CoreError> {
+    let mut plate = rectangle(0.1, 0.1, 0.02, MeshKind::RightIsosceles, 0).unwrap();
+    if relabel {
+        plate.triangles.reverse();
+        for t in &mut plate.triangles {
+            t.rotate_left(1);
+        }
+    }
     let mut b = ModelBuilder::new(3)?;
     for x in &plate.nodes {
         let n = b.add_node(x, 0.0)?;
@@ -77,6 +89,21 @@ fn a_welded_mast_bends_like_a_cantilever_and_a_pinned_one_does_not_stand() {
             (welded / cantilever - 1.0).abs() < 0.1,
             "{welded} vs {cantilever}"
         );
+    }
+}
+
+#[test]
+fn a_joint_does_not_depend_on_how_the_shell_is_labelled() {
+    // The joint edges' frames come from the geometry, not from the order in
+    // which the triangles list them: a breadth-first transport across the
+    // loops of the triangle fan picked its path by that order (hinge: tip
+    // 5.7073 against 5.7056 mm before the frames were anchored to the rod
+    // edge).
+    for bending in [Bending::Hinge, Bending::MidEdge] {
+        let a = mast_on(true, bending, false).unwrap();
+        let b = mast_on(true, bending, true).unwrap();
+        eprintln!("{bending:?}: tip {a:.9e} m, relabelled {b:.9e} m");
+        assert!((a / b - 1.0).abs() < 1e-10, "{a} vs {b}");
     }
 }
 

@@ -21,6 +21,16 @@
 //! order, so every spring on that spanning tree starts with zero reference
 //! twist.
 //!
+//! **Anchored frames** (rod–shell joints): an edge given an [`Anchor`] is
+//! left out of that sweep and gets `P(s_a t_a → s_e t_e)(s_a d₁ᵃ)`, its
+//! anchor edge's frame transported to it directly (`s_a`, `s_e` the
+//! orientations they are taken in). The shell edges around a joint form
+//! loops, around which transport does not return to where it started; a
+//! breadth-first sweep would pick the path, and so the frames, by the order
+//! of the node labels, and a model with a symmetry (the parachute's six
+//! welded ropes) would lose it at the first step. One hop from the rod edge
+//! at the joint makes every frame a function of the geometry alone.
+//!
 //! **Time-parallel transport** (lagged frames): each edge stores a committed
 //! tangent `a` and director `u ⊥ a`. At the start of every step
 //! ([`RodFrames::transport_to`] from `begin_step(q_prev)`) `u ← P(a → t(q_prev)) u`
@@ -151,20 +161,54 @@ fn oriented_tangents(s: &BendSpring, t: &[[f64; 3]]) -> ([f64; 3], [f64; 3]) {
     )
 }
 
+/// An edge whose initial frame is its anchor edge's, transported to it
+/// directly (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Anchor {
+    /// The edge placed.
+    pub edge: usize,
+    /// The edge whose frame it takes (not itself anchored).
+    pub from: usize,
+    /// Orientation of `from` in the transport (±1).
+    pub s_from: f64,
+    /// Orientation of `edge` in the transport (±1).
+    pub s_edge: f64,
+    /// Take `edge` the other way round if, as oriented, it points back
+    /// against `from` (its orientation is a convention, not geometry).
+    pub either_way: bool,
+    /// The joint node, for errors.
+    pub node: usize,
+}
+
 impl RodFrames {
     /// Initial frames by space-parallel transport from the unit edge
     /// `tangents` (see the module documentation). `first_director` applies
-    /// to the first edge of every connected component.
+    /// to the first edge of every connected component; the `anchors`' edges
+    /// take their anchor's frame.
     pub fn init(
         net: &RodNetwork,
         tangents: &[[f64; 3]],
         first_director: Option<[f64; 3]>,
     ) -> Result<Self, RodError> {
+        Self::init_anchored(net, tangents, first_director, &[])
+    }
+
+    /// [`RodFrames::init`] with anchored edges.
+    pub(crate) fn init_anchored(
+        net: &RodNetwork,
+        tangents: &[[f64; 3]],
+        first_director: Option<[f64; 3]>,
+        anchors: &[Anchor],
+    ) -> Result<Self, RodError> {
         let ne = net.edges().len();
         let mut d1: Vec<Option<[f64; 3]>> = vec![None; ne];
+        let mut anchored = vec![false; ne];
+        for a in anchors {
+            anchored[a.edge] = true;
+        }
         let mut queue = VecDeque::new();
         for root in 0..ne {
-            if d1[root].is_some() {
+            if d1[root].is_some() || anchored[root] {
                 continue;
             }
             let t = &tangents[root];
@@ -190,7 +234,7 @@ impl RodFrames {
                     let s = &net.springs()[k];
                     let other = 1 - slot;
                     let q = s.edges[other];
-                    if d1[q].is_some() {
+                    if d1[q].is_some() || anchored[q] {
                         continue;
                     }
                     let dp = d1[p].expect("visited").map(|c| s.signs[slot] * c);
@@ -201,6 +245,25 @@ impl RodFrames {
                     queue.push_back(q);
                 }
             }
+        }
+        for a in anchors {
+            let d = d1[a.from].expect("anchors are swept edges");
+            let tf = tangents[a.from].map(|c| a.s_from * c);
+            let mut s_edge = a.s_edge;
+            let mut te = tangents[a.edge].map(|c| s_edge * c);
+            if a.either_way && dot(&tf, &te) < 0.0 {
+                s_edge = -s_edge;
+                te = te.map(|c| -c);
+            }
+            if 1.0 + dot(&tf, &te) < 1e-6 {
+                return Err(RodError::Joint {
+                    field: format!("edges[{}]", a.edge),
+                    node: a.node,
+                    problem: "has a shell edge folded back onto the rod edge at the joint",
+                });
+            }
+            let moved = transport(&tf, &te, &d.map(|c| a.s_from * c));
+            d1[a.edge] = Some(perp_unit(&te, &moved).map(|c| s_edge * c));
         }
         let edges: Vec<EdgeFrame> = d1
             .into_iter()
@@ -331,6 +394,72 @@ mod tests {
             let hol = reference_twist_holonomy(&ai, &aj, psi0, &ti, &tj);
             assert!((direct - hol).abs() < 1e-12, "{direct} vs {hol}");
         }
+    }
+
+    #[test]
+    fn anchored_frames_come_from_the_anchor_whatever_the_edge_order() {
+        // Rod edge 0 = [0, 1] into node 1; joint edges 1–3 form a triangle
+        // 1–2–3 at its end (a loop: transport around it does not close).
+        let t_of = |x: &[[f64; 3]], edges: &[[usize; 2]]| -> Vec<[f64; 3]> {
+            edges
+                .iter()
+                .map(|&[a, b]| unit(&sub(&x[b], &x[a])))
+                .collect()
+        };
+        let x = [
+            [0.0, 0.0, -1.0],
+            [0.0, 0.0, 0.0],
+            [1.0, 0.2, 0.1],
+            [0.3, 1.0, -0.2],
+        ];
+        let anchors = |order: [usize; 3]| -> (Vec<[usize; 2]>, Vec<Anchor>) {
+            let joint = [[1, 2], [2, 3], [3, 1]];
+            let mut edges = vec![[0, 1]];
+            let mut an = Vec::new();
+            for &k in &order {
+                let [a, b] = joint[k];
+                an.push(Anchor {
+                    edge: edges.len(),
+                    from: 0,
+                    s_from: 1.0,
+                    s_edge: if b == 1 { -1.0 } else { 1.0 },
+                    either_way: a != 1 && b != 1,
+                    node: 1,
+                });
+                edges.push([a, b]);
+            }
+            (edges, an)
+        };
+        let director = |order: [usize; 3], joint_edge: [usize; 2]| {
+            let (edges, an) = anchors(order);
+            let net = RodNetwork::with_own(edges.clone(), 1).unwrap();
+            let f = RodFrames::init_anchored(&net, &t_of(&x, &edges), Some([1.0, 0.0, 0.0]), &an)
+                .unwrap();
+            let k = edges.iter().position(|&e| e == joint_edge).unwrap();
+            (f.edges[k].director, f.edges[0].director)
+        };
+        for e in [[1, 2], [2, 3], [3, 1]] {
+            let (d, d_rod) = director([0, 1, 2], e);
+            for order in [[2, 1, 0], [1, 2, 0]] {
+                assert!(norm(&sub(&director(order, e).0, &d)) < 1e-15, "{e:?}");
+            }
+            // One hop of transport from the rod edge (edges at the joint
+            // node taken pointing away from it).
+            let t = t_of(&x, &[e])[0];
+            let s = if e[1] == 1 { -1.0 } else { 1.0 };
+            let (tr, te) = ([0.0, 0.0, 1.0], t.map(|c| s * c));
+            if e.contains(&1) {
+                let want = perp_unit(&te, &transport(&tr, &te, &d_rod)).map(|c| s * c);
+                assert!(norm(&sub(&want, &d)) < 1e-14, "{e:?}");
+            }
+            assert!(dot(&d, &t).abs() < 1e-14 && (norm(&d) - 1.0).abs() < 1e-14);
+        }
+        // A joint edge folded back onto the rod edge cannot be framed.
+        let x_bad = [x[0], x[1], [0.0, 0.0, -0.5], x[3]];
+        let (edges, an) = anchors([0, 1, 2]);
+        let net = RodNetwork::with_own(edges.clone(), 1).unwrap();
+        let e = RodFrames::init_anchored(&net, &t_of(&x_bad, &edges), None, &an).unwrap_err();
+        assert!(matches!(e, RodError::Joint { node: 1, .. }), "{e}");
     }
 
     #[test]

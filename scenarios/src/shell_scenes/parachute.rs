@@ -10,10 +10,9 @@
 //! carries little moment), or welded by rod–shell joints
 //! ([`Parachute::weld_ropes`]: §3.4's bend–twist springs between each
 //! rope's last edge and the edges of the canopy triangles at its corner).
-//! Welded, the descent loses its symmetry after about 2.5 s (the canopy
-//! tilts and the payload speed swings by ±7 %; not the ropes' frames, which
-//! are the same for all six, turned with each rope); pinned, it stays
-//! symmetric and steady.
+//! Either way the descent stays six-fold symmetric (the symmetric
+//! descent is unstable, so only round-off may seed a tilt; see
+//! docs/results.md).
 //!
 //! The drag balance `m g = ½ ρ_med C_D A v²` with the projected canopy area
 //! `A` gives the terminal velocity to compare with ([`Parachute::drag_balance`]).

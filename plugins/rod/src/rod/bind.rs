@@ -89,7 +89,7 @@ impl Rod {
                 .into());
             }
         }
-        let frames = RodFrames::init(&net, &t0, self.first_director)?;
+        let frames = RodFrames::init_anchored(&net, &t0, self.first_director, &self.joint_anchors)?;
         let (spring_drives, edge_drives) = self.drives(&net)?;
         // Channels of the actuation entries (checked here to name the entry).
         let mut chan: Vec<Arc<str>> = Vec::with_capacity(self.actuation.len());

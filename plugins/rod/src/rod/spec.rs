@@ -4,6 +4,7 @@
 
 use super::energy::TWIST_KIND;
 use crate::error::RodError;
+use crate::frames::Anchor;
 use crate::network::RodNetwork;
 use pliant_core::vec3::{norm, sub};
 use pliant_core::{BindInfo, CoreError, Declare, Energy, EnergySpec, Motion, Result};
@@ -207,6 +208,10 @@ pub struct Rod {
     /// joint edges carry springs and twist, but no mass).
     #[serde(skip)]
     pub(crate) own_edges: Option<usize>,
+    /// How the joint edges get their initial frames (set by the joint
+    /// expansion, see [`crate::frames`]).
+    #[serde(skip)]
+    pub(crate) joint_anchors: Vec<Anchor>,
 }
 
 /// Rod–shell joints (MAT-DiSMech §3.4, Fig. 2g): at each joint node — a
@@ -216,7 +221,10 @@ pub struct Rod {
 /// every pair of edges meeting at the joint node and at the triangles'
 /// other vertices: the rod transmits moments and twist into the shell.
 /// The shell keeps its own stretching and bending of those edges (the
-/// paper's edges "with the properties of both"). The rod's own springs
+/// paper's edges "with the properties of both"). Each joint edge's initial
+/// frame is the frame of the rod's first edge at the joint node,
+/// parallel-transported to it directly, so the
+/// joint does not depend on the mesh's labels. The rod's own springs
 /// keep their indices; the joint springs are numbered after them, and an
 /// actuation entry without a list drives only the rod's own springs and
 /// edges.
@@ -255,6 +263,7 @@ impl Rod {
             fixed_twists: vec![],
             shell_joints: None,
             own_edges: None,
+            joint_anchors: Vec::new(),
         }
     }
 
@@ -278,18 +287,25 @@ impl Rod {
         let key = |a: usize, b: usize| [a.min(b), a.max(b)];
         let mut have: std::collections::BTreeSet<[usize; 2]> =
             self.edges.iter().map(|&[a, b]| key(a, b)).collect();
-        let rod_nodes: std::collections::BTreeSet<usize> =
-            self.edges.iter().flatten().copied().collect();
         let mut added = Vec::new();
+        let mut anchors = Vec::new();
         for (k, &node) in j.nodes.iter().enumerate() {
             let field = format!("shell_joints.nodes[{k}]");
-            if !rod_nodes.contains(&node) {
+            // The rod edge at the joint whose frame the joint edges take
+            // (the first of the rod's edges there), oriented into the node.
+            let Some((from, &[_, b_from])) = self
+                .edges
+                .iter()
+                .enumerate()
+                .find(|(_, e)| e.contains(&node))
+            else {
                 return Err(RodError::Joint {
                     field,
                     node,
                     problem: "is not a node of this rod",
                 });
-            }
+            };
+            let s_from = if b_from == node { 1.0 } else { -1.0 };
             let around: Vec<&[usize; 3]> =
                 j.triangles.iter().filter(|t| t.contains(&node)).collect();
             if around.is_empty() {
@@ -303,6 +319,19 @@ impl Rod {
                 for i in 0..3 {
                     let (a, b) = (t[i], t[(i + 1) % 3]);
                     if have.insert(key(a, b)) {
+                        // Edges at the joint node are taken pointing away
+                        // from it, like a rod continuing through the node;
+                        // the edge across the triangle along the winding,
+                        // or the other way if that points back.
+                        let at_joint = a == node || b == node;
+                        anchors.push(Anchor {
+                            edge: self.edges.len() + added.len(),
+                            from,
+                            s_from,
+                            s_edge: if b == node { -1.0 } else { 1.0 },
+                            either_way: !at_joint,
+                            node,
+                        });
                         added.push([a, b]);
                     }
                 }
@@ -311,6 +340,7 @@ impl Rod {
         let mut r = self.clone();
         r.own_edges = Some(self.edges.len());
         r.shell_joints = None;
+        r.joint_anchors = anchors;
         let length = |[a, b]: [usize; 2]| -> std::result::Result<f64, RodError> {
             let (mut da, mut db) = ([0; 3], [0; 3]);
             for (node, d) in [(a, &mut da), (b, &mut db)] {
