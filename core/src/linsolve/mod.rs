@@ -341,6 +341,7 @@ impl LinearSolver {
             symbolic: self.symbolic.clone(),
             permuted: self.permuted.clone(),
             values,
+            single: Default::default(),
             par: self.par,
             spare: self.spare.clone(),
         })

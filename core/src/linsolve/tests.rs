@@ -90,6 +90,15 @@ fn permuted_factorization_solves_the_original_system() {
                 .zip(&b)
                 .fold(0.0f64, |m, (r, b)| m.max((r - b).abs()));
             assert!(err < 1e-12, "residual {err}");
+            // The single-precision preconditioner: the same solve to its
+            // precision.
+            let xs = f.precondition(&b);
+            let scale = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let gap = xs
+                .iter()
+                .zip(&x)
+                .fold(0.0f64, |m, (p, q)| m.max((p - q).abs()));
+            assert!(gap < 1e-5 * scale && gap > 0.0, "single vs double: {gap:e}");
             // Several right-hand sides at once give the same columns (to
             // rounding: faer's blocked kernels sum in another order).
             let b2: Vec<f64> = (0..2 * n).map(|i| (i as f64 * 0.11).cos()).collect();
@@ -233,6 +242,15 @@ fn an_augmented_factorization_solves_with_the_schur_complement() {
             .map(|(p, q)| (p - q).abs())
             .fold(0.0, f64::max);
         assert!(gap < 1e-10, "{dims:?}: H x − b = {gap:e}");
+        // The single-precision preconditioner (LDLᵀ): the same solve to its
+        // precision.
+        let xs = f.precondition(&b);
+        let scale = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let off = xs
+            .iter()
+            .zip(&x)
+            .fold(0.0f64, |m, (p, q)| m.max((p - q).abs()));
+        assert!(off < 1e-4 * scale, "{dims:?}: single vs double {off:e}");
         // Several right-hand sides at once.
         let bm = Mat::from_fn(n, 2, |i, j| b[i] * (j as f64 + 1.0));
         let xm = f.solve_mat(bm.as_ref());

@@ -15,7 +15,7 @@ pub(crate) trait Preconditioner {
 
 impl Preconditioner for Factor {
     fn apply(&self, r: &[f64]) -> Vec<f64> {
-        self.solve(r)
+        self.precondition(r)
     }
 }
 
