@@ -94,8 +94,8 @@ fn a_welded_mast_bends_like_a_cantilever_and_a_pinned_one_does_not_stand() {
 
 #[test]
 fn a_joint_does_not_depend_on_how_the_shell_is_labelled() {
-    // The joint edges' frames come from the geometry, not from the order in
-    // which the triangles list them: a breadth-first transport across the
+    // The joint edges' frames come from the geometry and the winding, not
+    // from the order in which the triangles list them: a breadth-first transport across the
     // loops of the triangle fan picked its path by that order (hinge: tip
     // 5.7073 against 5.7056 mm before the frames were anchored to the rod
     // edge).

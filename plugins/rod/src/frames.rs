@@ -22,14 +22,17 @@
 //! twist.
 //!
 //! **Anchored frames** (rod–shell joints): an edge given an [`Anchor`] is
-//! left out of that sweep and gets `P(s_a t_a → s_e t_e)(s_a d₁ᵃ)`, its
-//! anchor edge's frame transported to it directly (`s_a`, `s_e` the
-//! orientations they are taken in). The shell edges around a joint form
-//! loops, around which transport does not return to where it started; a
-//! breadth-first sweep would pick the path, and so the frames, by the order
-//! of the node labels, and a model with a symmetry (the parachute's six
-//! welded ropes) would lose it at the first step. One hop from the rod edge
-//! at the joint makes every frame a function of the geometry alone.
+//! left out of that sweep and gets `P(s_a t_a → s_e t_e)(s_a d₁ᵃ)`, the
+//! frame of its anchor edge `a` (a rod edge or an earlier anchored edge)
+//! transported to it in one hop (`s_a`, `s_e` the orientations they are
+//! taken in). The shell edges around a joint form loops, around which
+//! transport does not return to where it started; a breadth-first sweep
+//! picked the path, and so the frames, by the order of the node labels,
+//! and a model with a symmetry (the parachute's six welded ropes) lost it
+//! at the first step. The joint's anchors fix the path by the geometry and
+//! the shell's winding instead (see `Rod::shell_joints`); each hop joins two
+//! edges that meet, so the spring between them starts with zero reference
+//! twist, as on the sweep's tree.
 //!
 //! **Time-parallel transport** (lagged frames): each edge stores a committed
 //! tangent `a` and director `u ⊥ a`. At the start of every step
@@ -162,21 +165,20 @@ fn oriented_tangents(s: &BendSpring, t: &[[f64; 3]]) -> ([f64; 3], [f64; 3]) {
 }
 
 /// An edge whose initial frame is its anchor edge's, transported to it
-/// directly (see the module documentation).
+/// in one hop (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Anchor {
     /// The edge placed.
     pub edge: usize,
-    /// The edge whose frame it takes (not itself anchored).
+    /// The edge whose frame it takes: a swept edge or an earlier anchor's.
     pub from: usize,
     /// Orientation of `from` in the transport (±1).
     pub s_from: f64,
     /// Orientation of `edge` in the transport (±1).
     pub s_edge: f64,
-    /// Take `edge` the other way round if, as oriented, it points back
-    /// against `from` (its orientation is a convention, not geometry).
-    pub either_way: bool,
-    /// The joint node, for errors.
+    /// Index of the joint in `shell_joints.nodes`, and its node, for errors.
+    pub joint: usize,
+    /// The joint node.
     pub node: usize,
 }
 
@@ -247,23 +249,18 @@ impl RodFrames {
             }
         }
         for a in anchors {
-            let d = d1[a.from].expect("anchors are swept edges");
+            let d = d1[a.from].expect("an anchor's edge is swept or anchored before it");
             let tf = tangents[a.from].map(|c| a.s_from * c);
-            let mut s_edge = a.s_edge;
-            let mut te = tangents[a.edge].map(|c| s_edge * c);
-            if a.either_way && dot(&tf, &te) < 0.0 {
-                s_edge = -s_edge;
-                te = te.map(|c| -c);
-            }
+            let te = tangents[a.edge].map(|c| a.s_edge * c);
             if 1.0 + dot(&tf, &te) < 1e-6 {
                 return Err(RodError::Joint {
-                    field: format!("edges[{}]", a.edge),
+                    field: format!("shell_joints.nodes[{}]", a.joint),
                     node: a.node,
-                    problem: "has a shell edge folded back onto the rod edge at the joint",
+                    problem: "has a joint edge folded back onto the edge its frame comes from (a shell edge along the rod, or a degenerate triangle)",
                 });
             }
             let moved = transport(&tf, &te, &d.map(|c| a.s_from * c));
-            d1[a.edge] = Some(perp_unit(&te, &moved).map(|c| s_edge * c));
+            d1[a.edge] = Some(perp_unit(&te, &moved).map(|c| a.s_edge * c));
         }
         let edges: Vec<EdgeFrame> = d1
             .into_iter()
@@ -397,69 +394,59 @@ mod tests {
     }
 
     #[test]
-    fn anchored_frames_come_from_the_anchor_whatever_the_edge_order() {
-        // Rod edge 0 = [0, 1] into node 1; joint edges 1–3 form a triangle
-        // 1–2–3 at its end (a loop: transport around it does not close).
-        let t_of = |x: &[[f64; 3]], edges: &[[usize; 2]]| -> Vec<[f64; 3]> {
-            edges
-                .iter()
-                .map(|&[a, b]| unit(&sub(&x[b], &x[a])))
-                .collect()
-        };
+    fn each_anchored_frame_starts_untwisted_against_its_anchor() {
+        // Rod edge 0 = [0, 1] into node 1; a triangle 1–2–3 welded there:
+        // edges [1, 2] and [1, 3] anchored to the rod edge, [2, 3] to
+        // [1, 2] (they meet at node 2). The triangle is a loop, around
+        // which transport does not close.
         let x = [
             [0.0, 0.0, -1.0],
             [0.0, 0.0, 0.0],
             [1.0, 0.2, 0.1],
             [0.3, 1.0, -0.2],
         ];
-        let anchors = |order: [usize; 3]| -> (Vec<[usize; 2]>, Vec<Anchor>) {
-            let joint = [[1, 2], [2, 3], [3, 1]];
-            let mut edges = vec![[0, 1]];
-            let mut an = Vec::new();
-            for &k in &order {
-                let [a, b] = joint[k];
-                an.push(Anchor {
-                    edge: edges.len(),
-                    from: 0,
-                    s_from: 1.0,
-                    s_edge: if b == 1 { -1.0 } else { 1.0 },
-                    either_way: a != 1 && b != 1,
-                    node: 1,
-                });
-                edges.push([a, b]);
-            }
-            (edges, an)
+        let edges = vec![[0, 1], [1, 2], [1, 3], [2, 3]];
+        let t: Vec<[f64; 3]> = edges
+            .iter()
+            .map(|&[a, b]| unit(&sub(&x[b], &x[a])))
+            .collect();
+        let anchor = |edge, from| Anchor {
+            edge,
+            from,
+            s_from: 1.0,
+            s_edge: 1.0,
+            joint: 0,
+            node: 1,
         };
-        let director = |order: [usize; 3], joint_edge: [usize; 2]| {
-            let (edges, an) = anchors(order);
-            let net = RodNetwork::with_own(edges.clone(), 1).unwrap();
-            let f = RodFrames::init_anchored(&net, &t_of(&x, &edges), Some([1.0, 0.0, 0.0]), &an)
-                .unwrap();
-            let k = edges.iter().position(|&e| e == joint_edge).unwrap();
-            (f.edges[k].director, f.edges[0].director)
-        };
-        for e in [[1, 2], [2, 3], [3, 1]] {
-            let (d, d_rod) = director([0, 1, 2], e);
-            for order in [[2, 1, 0], [1, 2, 0]] {
-                assert!(norm(&sub(&director(order, e).0, &d)) < 1e-15, "{e:?}");
-            }
-            // One hop of transport from the rod edge (edges at the joint
-            // node taken pointing away from it).
-            let t = t_of(&x, &[e])[0];
-            let s = if e[1] == 1 { -1.0 } else { 1.0 };
-            let (tr, te) = ([0.0, 0.0, 1.0], t.map(|c| s * c));
-            if e.contains(&1) {
-                let want = perp_unit(&te, &transport(&tr, &te, &d_rod)).map(|c| s * c);
-                assert!(norm(&sub(&want, &d)) < 1e-14, "{e:?}");
-            }
-            assert!(dot(&d, &t).abs() < 1e-14 && (norm(&d) - 1.0).abs() < 1e-14);
+        let anchors = [anchor(1, 0), anchor(2, 0), anchor(3, 1)];
+        let net = RodNetwork::with_own(edges.clone(), 1).unwrap();
+        let f = RodFrames::init_anchored(&net, &t, Some([1.0, 0.0, 0.0]), &anchors).unwrap();
+        for e in &f.edges {
+            assert!(dot(&e.tangent, &e.director).abs() < 1e-14);
+            assert!((norm(&e.director) - 1.0).abs() < 1e-14);
         }
+        let twist = |p: usize, q: usize| {
+            let k = net
+                .springs()
+                .iter()
+                .position(|s| s.edges == [p.min(q), p.max(q)])
+                .unwrap();
+            f.ref_twist[k]
+        };
+        for a in &anchors {
+            assert!(twist(a.from, a.edge).abs() < 1e-14, "{a:?}");
+        }
+        // The spring that closes the loop carries its holonomy.
+        assert!(twist(2, 3).abs() > 1e-3, "{}", twist(2, 3));
         // A joint edge folded back onto the rod edge cannot be framed.
         let x_bad = [x[0], x[1], [0.0, 0.0, -0.5], x[3]];
-        let (edges, an) = anchors([0, 1, 2]);
-        let net = RodNetwork::with_own(edges.clone(), 1).unwrap();
-        let e = RodFrames::init_anchored(&net, &t_of(&x_bad, &edges), None, &an).unwrap_err();
+        let t_bad: Vec<[f64; 3]> = edges
+            .iter()
+            .map(|&[a, b]| unit(&sub(&x_bad[b], &x_bad[a])))
+            .collect();
+        let e = RodFrames::init_anchored(&net, &t_bad, None, &anchors).unwrap_err();
         assert!(matches!(e, RodError::Joint { node: 1, .. }), "{e}");
+        assert!(e.to_string().contains("shell_joints.nodes[0]"), "{e}");
     }
 
     #[test]

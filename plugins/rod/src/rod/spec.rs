@@ -221,10 +221,12 @@ pub struct Rod {
 /// every pair of edges meeting at the joint node and at the triangles'
 /// other vertices: the rod transmits moments and twist into the shell.
 /// The shell keeps its own stretching and bending of those edges (the
-/// paper's edges "with the properties of both"). Each joint edge's initial
-/// frame is the frame of the rod's first edge at the joint node,
-/// parallel-transported to it directly, so the
-/// joint does not depend on the mesh's labels. The rod's own springs
+/// paper's edges "with the properties of both"). The joint edges' initial
+/// frames are transported from the rod's first edge at the joint node along
+/// a path fixed by the geometry and the shell's winding (one hop to the
+/// edges at the node, one more to the edge across each triangle), so the
+/// joint does not depend on the order of the triangles or of their
+/// vertices. The rod's own springs
 /// keep their indices; the joint springs are numbered after them, and an
 /// actuation entry without a list drives only the rod's own springs and
 /// edges.
@@ -235,6 +237,25 @@ pub struct ShellJoints {
     pub nodes: Vec<usize>,
     /// The shell's triangles (at least those around the joint nodes).
     pub triangles: Vec<[usize; 3]>,
+}
+
+/// Appends joint edge `edge` (with the anchor of its frame) unless an edge
+/// between the same nodes exists; `own` is the rod's own edge count.
+fn add_joint_edge(
+    index: &mut std::collections::BTreeMap<[usize; 2], usize>,
+    added: &mut Vec<[usize; 2]>,
+    anchors: &mut Vec<Anchor>,
+    own: usize,
+    edge: [usize; 2],
+    anchor: Anchor,
+) {
+    let i = own + added.len();
+    let key = [edge[0].min(edge[1]), edge[0].max(edge[1])];
+    if let std::collections::btree_map::Entry::Vacant(v) = index.entry(key) {
+        v.insert(i);
+        added.push(edge);
+        anchors.push(Anchor { edge: i, ..anchor });
+    }
 }
 
 impl Rod {
@@ -285,9 +306,15 @@ impl Rod {
             return Ok(std::borrow::Cow::Borrowed(self));
         };
         let key = |a: usize, b: usize| [a.min(b), a.max(b)];
-        let mut have: std::collections::BTreeSet<[usize; 2]> =
-            self.edges.iter().map(|&[a, b]| key(a, b)).collect();
-        let mut added = Vec::new();
+        // Every edge so far (the rod's, then the joint edges) by its nodes.
+        let mut index: std::collections::BTreeMap<[usize; 2], usize> = self
+            .edges
+            .iter()
+            .enumerate()
+            .map(|(i, &[a, b])| (key(a, b), i))
+            .collect();
+        let own = self.edges.len();
+        let mut added: Vec<[usize; 2]> = Vec::new();
         let mut anchors = Vec::new();
         for (k, &node) in j.nodes.iter().enumerate() {
             let field = format!("shell_joints.nodes[{k}]");
@@ -306,35 +333,62 @@ impl Rod {
                 });
             };
             let s_from = if b_from == node { 1.0 } else { -1.0 };
-            let around: Vec<&[usize; 3]> =
-                j.triangles.iter().filter(|t| t.contains(&node)).collect();
-            if around.is_empty() {
+            // The triangles around the node as (node, a, b) in their winding.
+            let fan: Vec<[usize; 2]> = j
+                .triangles
+                .iter()
+                .filter_map(|t| {
+                    let i = t.iter().position(|&v| v == node)?;
+                    Some([t[(i + 1) % 3], t[(i + 2) % 3]])
+                })
+                .collect();
+            if fan.is_empty() {
                 return Err(RodError::Joint {
                     field,
                     node,
                     problem: "is in no triangle of `shell_joints.triangles`: a joint welds a rod node to a shell vertex",
                 });
             }
-            for t in around {
-                for i in 0..3 {
-                    let (a, b) = (t[i], t[(i + 1) % 3]);
-                    if have.insert(key(a, b)) {
-                        // Edges at the joint node are taken pointing away
-                        // from it, like a rod continuing through the node;
-                        // the edge across the triangle along the winding,
-                        // or the other way if that points back.
-                        let at_joint = a == node || b == node;
-                        anchors.push(Anchor {
-                            edge: self.edges.len() + added.len(),
-                            from,
-                            s_from,
-                            s_edge: if b == node { -1.0 } else { 1.0 },
-                            either_way: !at_joint,
-                            node,
-                        });
-                        added.push([a, b]);
-                    }
+            // The edges at the joint node, stored pointing away from it: one
+            // hop of transport from the rod edge.
+            for &[a, b] in &fan {
+                for other in [a, b] {
+                    let anchor = Anchor {
+                        edge: 0,
+                        from,
+                        s_from,
+                        s_edge: 1.0,
+                        joint: k,
+                        node,
+                    };
+                    add_joint_edge(
+                        &mut index,
+                        &mut added,
+                        &mut anchors,
+                        own,
+                        [node, other],
+                        anchor,
+                    );
                 }
+            }
+            // The edge across each triangle, stored along the winding (a → b):
+            // one more hop, from the edge (node, a) that meets it at a.
+            for &[a, b] in &fan {
+                let via = index[&key(node, a)];
+                let stored = if via < own {
+                    self.edges[via]
+                } else {
+                    added[via - own]
+                };
+                let anchor = Anchor {
+                    edge: 0,
+                    from: via,
+                    s_from: if stored[1] == a { 1.0 } else { -1.0 },
+                    s_edge: 1.0,
+                    joint: k,
+                    node,
+                };
+                add_joint_edge(&mut index, &mut added, &mut anchors, own, [a, b], anchor);
             }
         }
         let mut r = self.clone();
