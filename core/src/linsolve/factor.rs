@@ -22,24 +22,33 @@ pub struct Factor {
 impl Drop for Factor {
     fn drop(&mut self) {
         self.spare.give_values(std::mem::take(&mut self.values));
+        if let Some(single) = self.single.take() {
+            self.spare.give_single(single);
+        }
     }
 }
 
 impl Factor {
     /// `≈ A⁻¹ b` with the factor's entries and the arithmetic in single
     /// precision: the preconditioner of PCG directions. A kept factor is
-    /// applied there many times (10–13 solves per step on a 130k-triangle
-    /// shell against one factorization), and those triangular solves are
-    /// bound by memory traffic, which single precision halves. A
+    /// applied there many times (12–13 solves per step on a 130k-triangle
+    /// shell against one factorization), and those triangular solves stream
+    /// the factor from memory, which single precision halves. A
     /// preconditioner needs no more than a few digits; the solve that makes
     /// a direction from a fresh factor, and every sensitivity solve, stay in
-    /// double precision ([`Factor::solve`]). An entry out of single range
-    /// gives a non-finite result, which PCG reports as a stall, and a
-    /// factorization follows.
+    /// double precision ([`Factor::solve`]). A PCG solve that stalls with
+    /// it (an entry out of single range, a Hessian too ill-conditioned for
+    /// single precision) is retried with the double-precision solve before
+    /// Newton falls back to a factorization. The copy's buffer returns to
+    /// the solver's pool with the factor.
     pub(crate) fn precondition(&self, b: &[f64]) -> Vec<f64> {
-        let single = self
-            .single
-            .get_or_init(|| self.values.iter().map(|&v| v as f32).collect());
+        let single = self.single.get_or_init(|| {
+            let mut single = self.spare.take_single(self.values.len());
+            for (s, &v) in single.iter_mut().zip(&self.values) {
+                *s = v as f32;
+            }
+            single
+        });
         let fwd = &self.permuted.forward;
         assert_eq!(b.len(), self.n(), "right-hand side of the factor's size");
         let mut y: Vec<f32> = fwd

@@ -11,6 +11,9 @@ use faer::dyn_stack::MemBuffer;
 #[derive(Default)]
 pub(super) struct Spare {
     pub(super) values: std::sync::Mutex<Vec<Vec<f64>>>,
+    /// The same for the single-precision copy a preconditioner makes
+    /// ([`super::Factor::precondition`]).
+    pub(super) single: std::sync::Mutex<Vec<Vec<f32>>>,
     pub(super) workspace: std::sync::Mutex<Option<(faer::dyn_stack::StackReq, MemBuffer)>>,
 }
 
@@ -32,6 +35,22 @@ impl Spare {
     /// Keeps one spare buffer.
     pub(super) fn give_values(&self, v: Vec<f64>) {
         if let Ok(mut pool) = self.values.try_lock()
+            && pool.is_empty()
+        {
+            pool.push(v);
+        }
+    }
+    /// A single-precision buffer of `len` values (contents unspecified).
+    pub(super) fn take_single(&self, len: usize) -> Vec<f32> {
+        let recycled = self.single.try_lock().ok().and_then(|mut v| v.pop());
+        match recycled {
+            Some(v) if v.len() == len => v,
+            _ => vec![0.0; len],
+        }
+    }
+    /// Keeps one spare single-precision buffer.
+    pub(super) fn give_single(&self, v: Vec<f32>) {
+        if let Ok(mut pool) = self.single.try_lock()
             && pool.is_empty()
         {
             pool.push(v);

@@ -493,15 +493,28 @@ pub(crate) fn minimize_with(
             // No need to solve beyond what the tolerance asks.
             let target = (eta * inf_norm(&g)).max(0.25 * tol / fscale);
             let before = stats.pcg_iterations;
-            by_pcg = pcg(
-                &|v: &[f64], y: &mut [f64]| pcg::hessian_mul(h, v, y),
+            let mul = |v: &[f64], y: &mut [f64]| pcg::hessian_mul(h, v, y);
+            let mut solved = pcg(
+                &mul,
                 &g,
                 m,
                 target,
                 PCG_MAX_ITERATIONS,
                 &mut stats.pcg_iterations,
-            )
-            .ok();
+            );
+            if matches!(solved, Err(pcg::PcgFailure::NotDefinite)) {
+                // Single precision may not resolve this Hessian: once more
+                // with the exact solve before a factorization.
+                solved = pcg(
+                    &mul,
+                    &g,
+                    &pcg::Exact(m),
+                    target,
+                    PCG_MAX_ITERATIONS,
+                    &mut stats.pcg_iterations,
+                );
+            }
+            by_pcg = solved.ok();
             // A preconditioner this far from the Hessian costs more in
             // PCG iterations than a new factorization: take one for
             // the next direction (or the next step's first). A failed PCG

@@ -82,13 +82,13 @@ pub(super) fn direction(
                 log::debug!("multigrid PCG met negative curvature after {took} iterations");
                 partial
             }
-            Err(PcgFailure::Stalled) if !fresh => {
+            Err(PcgFailure::Stalled | PcgFailure::NotDefinite) if !fresh => {
                 // A hierarchy from an older Hessian (before a
                 // contact landed): rebuild and try once more.
                 *kept = None;
                 continue;
             }
-            Err(PcgFailure::Stalled) => {
+            Err(PcgFailure::Stalled | PcgFailure::NotDefinite) => {
                 log::debug!("multigrid PCG did not reach its target in {took} iterations");
                 None
             }

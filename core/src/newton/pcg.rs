@@ -13,9 +13,22 @@ pub(crate) trait Preconditioner {
     fn apply(&self, r: &[f64]) -> Vec<f64>;
 }
 
+/// A kept factorization as PCG's preconditioner, in single precision
+/// ([`Factor::precondition`]).
 impl Preconditioner for Factor {
     fn apply(&self, r: &[f64]) -> Vec<f64> {
         self.precondition(r)
+    }
+}
+
+/// A kept factorization applied in double precision ([`Factor::solve`]):
+/// the retry of a solve whose single-precision preconditioner was not
+/// positive definite.
+pub(crate) struct Exact<'a>(pub(crate) &'a Factor);
+
+impl Preconditioner for Exact<'_> {
+    fn apply(&self, r: &[f64]) -> Vec<f64> {
+        self.0.solve(r)
     }
 }
 
@@ -74,9 +87,11 @@ pub(crate) enum PcgFailure {
     /// (Steihaug's truncated CG: it lowers the quadratic model, whose
     /// curvature is positive on the directions taken).
     NegativeCurvature(Option<Vec<f64>>),
-    /// The residual did not reach the target within the iteration budget,
-    /// or the preconditioner was not positive definite.
+    /// The residual did not reach the target within the iteration budget.
     Stalled,
+    /// The preconditioner was not positive definite at a residual (or gave
+    /// a non-finite value): no conjugate direction can follow.
+    NotDefinite,
 }
 
 /// Solves `H d = −g` (`h` computes `y = H x`) by conjugate gradients
@@ -100,7 +115,7 @@ pub(crate) fn pcg(
     let mut p = z.clone();
     let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
     if !(rz > 0.0 && rz.is_finite()) {
-        return Err(PcgFailure::Stalled);
+        return Err(PcgFailure::NotDefinite);
     }
     let mut hp = vec![0.0; n];
     for _ in 0..max_iterations {
@@ -125,7 +140,7 @@ pub(crate) fn pcg(
             // The preconditioner is not positive definite at `r` (a
             // multigrid hierarchy far from the current Hessian): no
             // conjugate direction can follow.
-            return Err(PcgFailure::Stalled);
+            return Err(PcgFailure::NotDefinite);
         }
         let beta = rz_new / rz;
         rz = rz_new;
@@ -150,7 +165,7 @@ mod tests {
     }
 
     #[test]
-    fn an_indefinite_preconditioner_stops_the_solve_as_stalled() {
+    fn an_indefinite_preconditioner_stops_the_solve() {
         let h = |x: &[f64], y: &mut [f64]| {
             for (i, (xi, yi)) in x.iter().zip(y.iter_mut()).enumerate() {
                 *yi = (i + 1) as f64 * xi;
@@ -168,6 +183,15 @@ mod tests {
         let mut it = 0;
         assert!(matches!(
             pcg(&h, &g, &Scale(-1.0), 1e-12, 10, &mut it),
+            Err(PcgFailure::NotDefinite)
+        ));
+        assert!(matches!(
+            pcg(&h, &g, &Scale(f64::NAN), 1e-12, 10, &mut it),
+            Err(PcgFailure::NotDefinite)
+        ));
+        // Out of budget is another failure.
+        assert!(matches!(
+            pcg(&h, &g, &Scale(1e-3), 1e-12, 1, &mut it),
             Err(PcgFailure::Stalled)
         ));
     }
