@@ -55,23 +55,10 @@ impl Factor {
             .iter()
             .map(|&f| b.get(f).map_or(0.0, |&v| v as f32))
             .collect();
-        let mut buf = MemBuffer::new(self.symbolic.solve_in_place_scratch::<f32>(1, self.par));
-        let rhs = MatMut::from_column_major_slice_mut(&mut y, fwd.len(), 1);
-        if self.permuted.n_aux == 0 {
-            LltRef::new(&self.symbolic, single).solve_in_place_with_conj(
-                Conj::No,
-                rhs,
-                self.par,
-                MemStack::new(&mut buf),
-            );
-        } else {
-            LdltRef::new(&self.symbolic, single).solve_in_place_with_conj(
-                Conj::No,
-                rhs,
-                self.par,
-                MemStack::new(&mut buf),
-            );
-        }
+        self.solve_in_place_with(
+            single,
+            MatMut::from_column_major_slice_mut(&mut y, fwd.len(), 1),
+        );
         let mut x = vec![0.0; b.len()];
         for (&f, &v) in fwd.iter().zip(&y) {
             if let Some(o) = x.get_mut(f) {
@@ -82,19 +69,24 @@ impl Factor {
     }
 
     fn solve_in_place(&self, rhs: MatMut<'_, f64>) {
+        self.solve_in_place_with(&self.values, rhs);
+    }
+    /// Solves in place with the factor's entries `values` (its own, or
+    /// their single-precision copy).
+    fn solve_in_place_with<T: faer::traits::ComplexField>(&self, values: &[T], rhs: MatMut<'_, T>) {
         let mut buf = MemBuffer::new(
             self.symbolic
-                .solve_in_place_scratch::<f64>(rhs.ncols(), self.par),
+                .solve_in_place_scratch::<T>(rhs.ncols(), self.par),
         );
         if self.permuted.n_aux == 0 {
-            LltRef::new(&self.symbolic, &self.values).solve_in_place_with_conj(
+            LltRef::new(&self.symbolic, values).solve_in_place_with_conj(
                 Conj::No,
                 rhs,
                 self.par,
                 MemStack::new(&mut buf),
             );
         } else {
-            LdltRef::new(&self.symbolic, &self.values).solve_in_place_with_conj(
+            LdltRef::new(&self.symbolic, values).solve_in_place_with_conj(
                 Conj::No,
                 rhs,
                 self.par,
