@@ -26,34 +26,36 @@ impl std::fmt::Debug for Spare {
 impl Spare {
     /// A buffer of `len` values (contents unspecified).
     pub(super) fn take_values(&self, len: usize) -> Vec<f64> {
-        let recycled = self.values.try_lock().ok().and_then(|mut v| v.pop());
-        match recycled {
-            Some(v) if v.len() == len => v,
-            _ => vec![0.0; len],
-        }
+        take(&self.values, len)
     }
     /// Keeps one spare buffer.
     pub(super) fn give_values(&self, v: Vec<f64>) {
-        if let Ok(mut pool) = self.values.try_lock()
-            && pool.is_empty()
-        {
-            pool.push(v);
-        }
+        give(&self.values, v);
     }
     /// A single-precision buffer of `len` values (contents unspecified).
     pub(super) fn take_single(&self, len: usize) -> Vec<f32> {
-        let recycled = self.single.try_lock().ok().and_then(|mut v| v.pop());
-        match recycled {
-            Some(v) if v.len() == len => v,
-            _ => vec![0.0; len],
-        }
+        take(&self.single, len)
     }
     /// Keeps one spare single-precision buffer.
     pub(super) fn give_single(&self, v: Vec<f32>) {
-        if let Ok(mut pool) = self.single.try_lock()
-            && pool.is_empty()
-        {
-            pool.push(v);
-        }
+        give(&self.single, v);
+    }
+}
+
+/// The pooled buffer if it has `len` values, else a new one.
+fn take<T: Copy + Default>(pool: &std::sync::Mutex<Vec<Vec<T>>>, len: usize) -> Vec<T> {
+    let recycled = pool.try_lock().ok().and_then(|mut v| v.pop());
+    match recycled {
+        Some(v) if v.len() == len => v,
+        _ => vec![T::default(); len],
+    }
+}
+
+/// Keeps `v` if the pool is empty.
+fn give<T>(pool: &std::sync::Mutex<Vec<Vec<T>>>, v: Vec<T>) {
+    if let Ok(mut pool) = pool.try_lock()
+        && pool.is_empty()
+    {
+        pool.push(v);
     }
 }
