@@ -56,6 +56,7 @@ mod motion;
 pub(crate) mod newton;
 mod ordering;
 pub mod parallel;
+mod parallel_choice;
 mod params;
 pub mod penalty;
 pub mod plugin;

@@ -92,8 +92,10 @@ impl Blocks3 {
         d
     }
 
-    /// `y = A x`, block rows in parallel (each summed in its stored order).
-    pub(crate) fn mul_vec(&self, x: &[f64], y: &mut [f64]) {
+    /// `y = A x`, block rows in parallel when `parallel`, else on this
+    /// thread; the same result either way (each row summed in its stored
+    /// order).
+    pub(crate) fn mul_vec(&self, x: &[f64], y: &mut [f64], parallel: bool) {
         let row = |block: usize, out: &mut [f64]| {
             let mut s = [0.0; 3];
             for k in self.ptr[block]..self.ptr[block + 1] {
@@ -105,13 +107,20 @@ impl Blocks3 {
             }
             out.copy_from_slice(&s);
         };
-        y.par_chunks_mut(3 * BLOCK_ROWS_PER_TASK)
-            .enumerate()
-            .for_each(|(c, ys)| {
-                for (k, out) in ys.chunks_mut(3).enumerate() {
-                    row(c * BLOCK_ROWS_PER_TASK + k, out);
-                }
-            });
+        let task = |(c, ys): (usize, &mut [f64])| {
+            for (k, out) in ys.chunks_mut(3).enumerate() {
+                row(c * BLOCK_ROWS_PER_TASK + k, out);
+            }
+        };
+        if parallel {
+            y.par_chunks_mut(3 * BLOCK_ROWS_PER_TASK)
+                .enumerate()
+                .for_each(task);
+        } else {
+            y.chunks_mut(3 * BLOCK_ROWS_PER_TASK)
+                .enumerate()
+                .for_each(task);
+        }
     }
 }
 
@@ -145,14 +154,14 @@ mod tests {
         let x = [1.0, -2.0, 0.5, 3.0, -1.5, 2.5];
         let (mut want, mut got) = ([0.0; 6], [0.0; 6]);
         rows.mul_vec(&x, &mut want);
-        blocks.mul_vec(&x, &mut got);
+        blocks.mul_vec(&x, &mut got, true);
         for (g, w) in got.iter().zip(&want) {
             assert!((g - w).abs() <= 1e-14 * w.abs().max(1.0), "{g} vs {w}");
         }
         assert_eq!(blocks.diagonal(), rows.diagonal());
         a.val_mut().iter_mut().for_each(|v| *v *= -3.0);
         blocks.refresh(a.as_ref());
-        blocks.mul_vec(&x, &mut got);
+        blocks.mul_vec(&x, &mut got, false);
         for (g, w) in got.iter().zip(&want) {
             assert!(
                 (g + 3.0 * w).abs() <= 1e-14 * w.abs().max(1.0),

@@ -157,6 +157,13 @@ impl Csr {
 
     /// `y = A x`, rows in parallel (each summed in its stored order).
     pub(crate) fn mul_vec(&self, x: &[f64], y: &mut [f64]) {
+        self.mul_vec_on(x, y, true);
+    }
+
+    /// `y = A x`, rows in parallel when `parallel` and the matrix holds at
+    /// least 10⁵ entries, else on this thread; the same result either way
+    /// (each row summed in its stored order).
+    pub(crate) fn mul_vec_on(&self, x: &[f64], y: &mut [f64], parallel: bool) {
         let row = |i: usize| -> f64 {
             let mut s = 0.0;
             for k in self.ptr[i]..self.ptr[i + 1] {
@@ -164,7 +171,7 @@ impl Csr {
             }
             s
         };
-        if self.nnz() < 100_000 {
+        if !parallel || self.nnz() < 100_000 {
             for (i, yi) in y.iter_mut().enumerate() {
                 *yi = row(i);
             }

@@ -23,7 +23,10 @@
 //! [`DEGREE`] on `D⁻¹A` before and after the coarse correction: a
 //! symmetric positive definite operator, as conjugate gradients needs.
 //! Every product sums each row in a fixed order, so results do not depend
-//! on the number of threads.
+//! on the number of threads, nor on whether a V-cycle's products ran in
+//! parallel or on the calling thread, which a [`ParallelChoice`] decides by
+//! timing whole V-cycles (parallel products lose beside another busy
+//! process).
 
 pub(crate) mod aggregate;
 mod blocks;
@@ -33,10 +36,12 @@ pub(crate) mod prolong;
 
 use crate::error::{CoreError, Result};
 use crate::linsolve::{Factor, LinearSolver};
+use crate::parallel_choice::ParallelChoice;
 use aggregate::{Nodes, aggregate, strong_neighbours};
 use blocks::Blocks3;
 use csr::Csr;
 use faer::sparse::SparseColMatRef;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Levels stop coarsening at this many unknowns (solved directly).
 pub(crate) const COARSEST: usize = 2_000;
@@ -71,18 +76,10 @@ enum Operator {
 }
 
 impl Operator {
-    fn mul_vec(&self, x: &[f64], y: &mut [f64]) {
+    fn mul_vec(&self, x: &[f64], y: &mut [f64], parallel: bool) {
         match self {
-            Operator::Rows(a) => a.mul_vec(x, y),
-            Operator::Blocks(a) => a.mul_vec(x, y),
-        }
-    }
-
-    /// `y = b − A x`.
-    fn residual(&self, b: &[f64], x: &[f64], y: &mut [f64]) {
-        self.mul_vec(x, y);
-        for (yi, bi) in y.iter_mut().zip(b) {
-            *yi = bi - *yi;
+            Operator::Rows(a) => a.mul_vec_on(x, y, parallel),
+            Operator::Blocks(a) => a.mul_vec(x, y, parallel),
         }
     }
 }
@@ -107,6 +104,12 @@ pub(crate) struct Amg {
     sizes: Vec<usize>,
     /// Stored entries of all operators over those of the finest.
     complexity: f64,
+    /// Whether a V-cycle's products run in parallel (decided per V-cycle:
+    /// a choice per product would pay for waking the pool's sleeping
+    /// threads in every parallel product that follows a sequential one).
+    choice: ParallelChoice,
+    /// The last V-cycle's choice, which [`Amg::mul_fine`] follows.
+    parallel: AtomicBool,
 }
 
 impl std::fmt::Debug for Amg {
@@ -250,6 +253,8 @@ impl Amg {
             coarsest,
             sizes,
             complexity: total_nnz as f64 / fine_nnz as f64,
+            choice: ParallelChoice::default(),
+            parallel: AtomicBool::new(true),
         })
     }
 
@@ -286,12 +291,13 @@ impl Amg {
     }
 
     /// `y = A x` with the finest operator (the Hessian it was built or last
-    /// refreshed from), in parallel; `false` (and `y` untouched) when the
+    /// refreshed from), in parallel when the last V-cycle's products were;
+    /// `false` (and `y` untouched) when the
     /// hierarchy has no level above its direct solve.
     pub(crate) fn mul_fine(&self, x: &[f64], y: &mut [f64]) -> bool {
         match self.levels.first() {
             Some(l) => {
-                l.a.mul_vec(x, y);
+                l.a.mul_vec(x, y, self.parallel.load(Ordering::Relaxed));
                 true
             }
             None => false,
@@ -310,35 +316,47 @@ impl Amg {
 
     /// One V-cycle for `A z = r` from `z = 0`.
     pub(crate) fn apply(&self, r: &[f64]) -> Vec<f64> {
-        self.cycle(0, r)
+        self.choice.run(|parallel| {
+            self.parallel.store(parallel, Ordering::Relaxed);
+            self.cycle(0, r, parallel)
+        })
     }
 
-    fn cycle(&self, l: usize, b: &[f64]) -> Vec<f64> {
+    fn cycle(&self, l: usize, b: &[f64], par: bool) -> Vec<f64> {
         let Some(level) = self.levels.get(l) else {
             return self.coarsest.solve(b);
         };
         let n = b.len();
         let mut x = vec![0.0; n];
-        level.chebyshev(b, &mut x, true);
+        level.chebyshev(b, &mut x, true, par);
         let mut res = vec![0.0; n];
-        level.a.residual(b, &x, &mut res);
+        level.residual(b, &x, &mut res, par);
         let mut rc = vec![0.0; level.r.n_rows()];
-        level.r.mul_vec(&res, &mut rc);
-        let xc = self.cycle(l + 1, &rc);
-        level.p.mul_vec(&xc, &mut res);
+        level.r.mul_vec_on(&res, &mut rc, par);
+        let xc = self.cycle(l + 1, &rc, par);
+        level.p.mul_vec_on(&xc, &mut res, par);
         for (xi, c) in x.iter_mut().zip(&res) {
             *xi += c;
         }
-        level.chebyshev(b, &mut x, false);
+        level.chebyshev(b, &mut x, false, par);
         x
     }
 }
 
 impl Level {
+    /// `y = b − A x`.
+    fn residual(&self, b: &[f64], x: &[f64], y: &mut [f64], par: bool) {
+        self.a.mul_vec(x, y, par);
+        for (yi, bi) in y.iter_mut().zip(b) {
+            *yi = bi - *yi;
+        }
+    }
+
     /// [`DEGREE`] steps of Chebyshev iteration on `D⁻¹A x = D⁻¹b` over
     /// `[λ_max / SMOOTH_RATIO, λ_max]` (Saad, "Iterative methods for sparse
-    /// linear systems", Alg. 12.1); `zero` says `x` is zero on entry.
-    fn chebyshev(&self, b: &[f64], x: &mut [f64], zero: bool) {
+    /// linear systems", Alg. 12.1); `zero` says `x` is zero on entry; the
+    /// products in parallel when `par`.
+    fn chebyshev(&self, b: &[f64], x: &mut [f64], zero: bool, par: bool) {
         let (hi, lo) = (self.lambda_max, self.lambda_max / SMOOTH_RATIO);
         let (theta, delta) = (0.5 * (hi + lo), 0.5 * (hi - lo));
         let sigma = theta / delta;
@@ -348,7 +366,7 @@ impl Level {
         if zero {
             r.copy_from_slice(b);
         } else {
-            self.a.residual(b, x, &mut r);
+            self.residual(b, x, &mut r, par);
         }
         let mut d: Vec<f64> = r
             .iter()
@@ -363,7 +381,7 @@ impl Level {
             if step + 1 == DEGREE {
                 break;
             }
-            self.a.mul_vec(&d, &mut ad);
+            self.a.mul_vec(&d, &mut ad, par);
             for (ri, adi) in r.iter_mut().zip(&ad) {
                 *ri -= adi;
             }

@@ -166,6 +166,19 @@ fn a_v_cycle_is_bitwise_the_same_on_one_and_two_threads() {
 }
 
 #[test]
+fn repeated_v_cycles_are_bitwise_the_same_whichever_way_the_products_ran() {
+    // The products run in parallel in the first V-cycle and on this thread
+    // in the second (`ParallelChoice` times both ways), then as timed.
+    let (a, nodes, b) = lattice(16, 1e-2);
+    let amg = Amg::build(a.as_ref(), nodes, b, 6).unwrap();
+    let r = rhs(a.ncols());
+    let first = amg.apply(&r);
+    for _ in 0..5 {
+        assert_eq!(amg.apply(&r), first);
+    }
+}
+
+#[test]
 fn an_indefinite_matrix_is_refused_with_an_error() {
     let (mut a, nodes, b) = lattice(14, 1e-2);
     // Flip the sign of the whole matrix: every diagonal entry is negative.
