@@ -10,13 +10,70 @@ const ROWS_PER_TASK: usize = 512;
 
 /// A sparse matrix by rows, column indices sorted within each row (32-bit:
 /// a product streams the indices with the values, and narrower indices are
-/// a quarter less memory traffic).
+/// a quarter less memory traffic). Entries are `f64`, or `f32` in the
+/// V-cycle's single-precision copies ([`Csr::single`]).
 #[derive(Debug, Clone)]
-pub(crate) struct Csr {
+pub(crate) struct Csr<T = f64> {
     pub(crate) n_cols: usize,
     pub(crate) ptr: Vec<usize>,
     pub(crate) idx: Vec<u32>,
-    pub(crate) val: Vec<f64>,
+    pub(crate) val: Vec<T>,
+}
+
+/// A stored entry's precision: products read it and sum in `f64`.
+pub(crate) trait Entry: Copy + Send + Sync {
+    /// The entry in double precision.
+    fn widen(self) -> f64;
+}
+
+impl Entry for f64 {
+    fn widen(self) -> f64 {
+        self
+    }
+}
+
+impl Entry for f32 {
+    fn widen(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+impl<T: Entry> Csr<T> {
+    /// Rows.
+    pub(crate) fn n_rows(&self) -> usize {
+        self.ptr.len() - 1
+    }
+
+    /// Stored entries.
+    pub(crate) fn nnz(&self) -> usize {
+        self.idx.len()
+    }
+
+    /// `y = A x`, rows in parallel when `parallel` and the matrix holds at
+    /// least 10⁵ entries, else on this thread; the same result either way
+    /// (each row summed in its stored order, in `f64`).
+    pub(crate) fn mul_vec_on(&self, x: &[f64], y: &mut [f64], parallel: bool) {
+        let row = |i: usize| -> f64 {
+            let mut s = 0.0;
+            for k in self.ptr[i]..self.ptr[i + 1] {
+                s += self.val[k].widen() * x[self.idx[k] as usize];
+            }
+            s
+        };
+        if !parallel || self.nnz() < 100_000 {
+            for (i, yi) in y.iter_mut().enumerate() {
+                *yi = row(i);
+            }
+        } else {
+            y.par_chunks_mut(ROWS_PER_TASK)
+                .enumerate()
+                .for_each(|(c, ys)| {
+                    for (k, yi) in ys.iter_mut().enumerate() {
+                        *yi = row(c * ROWS_PER_TASK + k);
+                    }
+                });
+        }
+    }
 }
 
 /// Where each entry of a [`Csr::from_lower`] matrix comes from in the
@@ -43,16 +100,6 @@ impl LowerMap {
 }
 
 impl Csr {
-    /// Rows.
-    pub(crate) fn n_rows(&self) -> usize {
-        self.ptr.len() - 1
-    }
-
-    /// Stored entries.
-    pub(crate) fn nnz(&self) -> usize {
-        self.idx.len()
-    }
-
     /// The symmetric matrix whose lower triangle over its first `n` rows and
     /// columns is stored in `a` (column-compressed, as the assembler writes
     /// the Hessian), with both triangles; and the map that refreshes it from
@@ -160,29 +207,15 @@ impl Csr {
         self.mul_vec_on(x, y, true);
     }
 
-    /// `y = A x`, rows in parallel when `parallel` and the matrix holds at
-    /// least 10⁵ entries, else on this thread; the same result either way
-    /// (each row summed in its stored order).
-    pub(crate) fn mul_vec_on(&self, x: &[f64], y: &mut [f64], parallel: bool) {
-        let row = |i: usize| -> f64 {
-            let mut s = 0.0;
-            for k in self.ptr[i]..self.ptr[i + 1] {
-                s += self.val[k] * x[self.idx[k] as usize];
-            }
-            s
-        };
-        if !parallel || self.nnz() < 100_000 {
-            for (i, yi) in y.iter_mut().enumerate() {
-                *yi = row(i);
-            }
-        } else {
-            y.par_chunks_mut(ROWS_PER_TASK)
-                .enumerate()
-                .for_each(|(c, ys)| {
-                    for (k, yi) in ys.iter_mut().enumerate() {
-                        *yi = row(c * ROWS_PER_TASK + k);
-                    }
-                });
+    /// The entries rounded to single precision (the smoother's and the
+    /// transfer operators' copies: products stream half the bytes per
+    /// value).
+    pub(crate) fn single(&self) -> Csr<f32> {
+        Csr {
+            n_cols: self.n_cols,
+            ptr: self.ptr.clone(),
+            idx: self.idx.clone(),
+            val: self.val.iter().map(|&v| v as f32).collect(),
         }
     }
 

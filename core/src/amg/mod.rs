@@ -22,6 +22,11 @@
 //! One application is a V-cycle with Chebyshev smoothing of degree
 //! [`DEGREE`] on `D⁻¹A` before and after the coarse correction: a
 //! symmetric positive definite operator, as conjugate gradients needs.
+//! The V-cycle's products read the operators' entries rounded to single
+//! precision (summed in double): they stream memory, and the rounded
+//! operators are still symmetric. Conjugate gradients' own products with
+//! the Hessian ([`Amg::mul_fine`]) stay in double precision, so the
+//! solution is that of the exact Hessian.
 //! Every product sums each row in a fixed order, so results do not depend
 //! on the number of threads, nor on whether a V-cycle's products ran in
 //! parallel or on the calling thread, which a [`ParallelChoice`] decides by
@@ -69,28 +74,50 @@ const SMOOTH_RATIO: f64 = 30.0;
 const POWER_ITERATIONS: usize = 15;
 
 /// A level's operator: by rows, or (the finest level of a mesh whose free
-/// nodes all have three free coordinates) by 3 × 3 node blocks.
+/// nodes all have three free coordinates) by 3 × 3 node blocks. The
+/// V-cycle smooths with its entries rounded to single precision (its
+/// products stream memory, and a preconditioner need only be close: the
+/// rounded operator is still symmetric, and the coarse operators are
+/// Galerkin products taken in double precision); the double-precision
+/// entries are kept only on the finest level, for the Hessian products of
+/// conjugate gradients ([`Amg::mul_fine`]).
 enum Operator {
-    Rows(Csr),
+    Rows {
+        exact: Option<Csr>,
+        single: Csr<f32>,
+    },
     Blocks(Blocks3),
 }
 
 impl Operator {
-    fn mul_vec(&self, x: &[f64], y: &mut [f64], parallel: bool) {
+    /// `y = A x` with the single-precision entries.
+    fn mul_single(&self, x: &[f64], y: &mut [f64], parallel: bool) {
         match self {
-            Operator::Rows(a) => a.mul_vec_on(x, y, parallel),
+            Operator::Rows { single, .. } => single.mul_vec_on(x, y, parallel),
+            Operator::Blocks(a) => a.mul_single(x, y, parallel),
+        }
+    }
+
+    /// `y = A x` with the double-precision entries; `false` when they were
+    /// not kept (a coarse level).
+    fn mul_exact(&self, x: &[f64], y: &mut [f64], parallel: bool) -> bool {
+        match self {
+            Operator::Rows { exact: None, .. } => return false,
+            Operator::Rows { exact: Some(a), .. } => a.mul_vec_on(x, y, parallel),
             Operator::Blocks(a) => a.mul_vec(x, y, parallel),
         }
+        true
     }
 }
 
 /// One level: its operator, `D⁻¹`, the prolongator to it from the next
-/// coarser level and its transpose, and `λ_max(D⁻¹A)`.
+/// coarser level and its transpose (both in single precision, as the
+/// smoother's entries), and `λ_max(D⁻¹A)`.
 struct Level {
     a: Operator,
     inv_diag: Vec<f64>,
-    p: Csr,
-    r: Csr,
+    p: Csr<f32>,
+    r: Csr<f32>,
     lambda_max: f64,
 }
 
@@ -227,13 +254,16 @@ impl Amg {
             let fine = if triples {
                 Operator::Blocks(Blocks3::from_csr(&fine, &fine_map))
             } else {
-                Operator::Rows(fine)
+                Operator::Rows {
+                    single: fine.single(),
+                    exact: levels.is_empty().then_some(fine),
+                }
             };
             levels.push(Level {
                 a: fine,
                 inv_diag,
-                p,
-                r,
+                p: p.single(),
+                r: r.single(),
                 lambda_max: lambda,
             });
             nodes = tent.coarse;
@@ -271,9 +301,16 @@ impl Amg {
             return Err(failure("the Hessian's sparsity pattern changed".into()));
         }
         let diag = match &mut fine.a {
-            Operator::Rows(rows) => {
+            Operator::Rows {
+                exact: Some(rows),
+                single,
+            } => {
                 rows.refresh_from_lower(a, &self.fine_map);
+                *single = rows.single();
                 rows.diagonal()
+            }
+            Operator::Rows { exact: None, .. } => {
+                return Err(failure("the finest level lost its entries".into()));
             }
             Operator::Blocks(blocks) => {
                 blocks.refresh(a);
@@ -296,10 +333,7 @@ impl Amg {
     /// hierarchy has no level above its direct solve.
     pub(crate) fn mul_fine(&self, x: &[f64], y: &mut [f64]) -> bool {
         match self.levels.first() {
-            Some(l) => {
-                l.a.mul_vec(x, y, self.parallel.load(Ordering::Relaxed));
-                true
-            }
+            Some(l) => l.a.mul_exact(x, y, self.parallel.load(Ordering::Relaxed)),
             None => false,
         }
     }
@@ -346,7 +380,7 @@ impl Amg {
 impl Level {
     /// `y = b − A x`.
     fn residual(&self, b: &[f64], x: &[f64], y: &mut [f64], par: bool) {
-        self.a.mul_vec(x, y, par);
+        self.a.mul_single(x, y, par);
         for (yi, bi) in y.iter_mut().zip(b) {
             *yi = bi - *yi;
         }
@@ -381,7 +415,7 @@ impl Level {
             if step + 1 == DEGREE {
                 break;
             }
-            self.a.mul_vec(&d, &mut ad, par);
+            self.a.mul_single(&d, &mut ad, par);
             for (ri, adi) in r.iter_mut().zip(&ad) {
                 *ri -= adi;
             }
