@@ -22,10 +22,10 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 /// Calls per period: the way not preferred runs in the last [`BURST`].
-pub(crate) const PERIOD: u64 = 128;
+const PERIOD: u64 = 128;
 
 /// Consecutive calls the other way per period (the first is not timed).
-pub(crate) const BURST: u64 = 8;
+const BURST: u64 = 8;
 
 /// Weight of the newest time in a way's moving mean: about the last 20
 /// timed calls count. Parallel calls on a shared machine have a heavy tail
@@ -42,24 +42,33 @@ pub(crate) struct ParallelChoice {
 }
 
 /// Moving means in seconds per call (`None`: not timed yet), the way of the
-/// last call, and the number of calls so far.
-#[derive(Debug, Default, Clone, Copy)]
+/// last call, the way of the current burst, and the number of calls so far.
+#[derive(Debug, Default)]
 struct State {
     sequential: Option<f64>,
     parallel: Option<f64>,
     last: Option<bool>,
+    burst: bool,
     calls: u64,
 }
 
 impl State {
     /// Whether the next call runs in parallel: until each way has been
     /// timed, parallel first; then the faster way, except in the last
-    /// [`BURST`] calls of each [`PERIOD`], which run the slower one.
-    fn next(&self) -> bool {
-        match (self.parallel, self.sequential) {
-            (None, _) => true,
-            (Some(_), None) => false,
-            (Some(p), Some(s)) => (p <= s) != (self.calls % PERIOD >= PERIOD - BURST),
+    /// [`BURST`] calls of each [`PERIOD`], which run the way that was the
+    /// slower one when the burst began.
+    fn next(&mut self) -> bool {
+        let (Some(p), Some(s)) = (self.parallel, self.sequential) else {
+            return self.parallel.is_none();
+        };
+        let phase = self.calls % PERIOD;
+        if phase == PERIOD - BURST {
+            self.burst = p > s;
+        }
+        if phase >= PERIOD - BURST {
+            self.burst
+        } else {
+            p <= s
         }
     }
 
@@ -94,8 +103,9 @@ impl ParallelChoice {
         out
     }
 
-    /// The state, even after a panic elsewhere poisoned the lock (it holds
-    /// only timings).
+    /// The state. The lock is never held while the timed call runs, so it
+    /// cannot be poisoned by it; were it poisoned, the timings in it would
+    /// still be usable.
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state
             .lock()
@@ -132,8 +142,10 @@ mod tests {
             let mut s = State::default();
             let c = run(&mut s, par, seq, 0.0, 4 * PERIOD);
             assert_eq!(&c[..4], &[true, true, false, false], "each way timed first");
-            let slower = c[4..].iter().filter(|&&p| p != faster).count() as u64;
-            assert_eq!(slower, 4 * BURST, "{c:?}");
+            for (call, &p) in c.iter().enumerate().skip(4) {
+                let in_burst = call as u64 % PERIOD >= PERIOD - BURST;
+                assert_eq!(p != faster, in_burst, "call {call}: {c:?}");
+            }
         }
     }
 

@@ -62,7 +62,8 @@ impl Blocks3 {
             }
             ptr.push(idx.len());
         }
-        let single = round(&val);
+        let mut single = vec![[0.0; 9]; val.len()];
+        round_into(&val, &mut single);
         Blocks3 {
             ptr,
             idx,
@@ -81,9 +82,7 @@ impl Blocks3 {
                 *e = if k == ABSENT { 0.0 } else { v[k as usize] };
             }
         }
-        for (s, b) in self.single.iter_mut().zip(&self.val) {
-            *s = b.map(|v| v as f32);
-        }
+        round_into(&self.val, &mut self.single);
     }
 
     /// The diagonal.
@@ -146,9 +145,11 @@ impl Blocks3 {
     }
 }
 
-/// Blocks rounded to single precision.
-fn round(val: &[[f64; 9]]) -> Vec<[f32; 9]> {
-    val.iter().map(|b| b.map(|v| v as f32)).collect()
+/// Rounds blocks to single precision.
+fn round_into(val: &[[f64; 9]], single: &mut [[f32; 9]]) {
+    for (s, b) in single.iter_mut().zip(val) {
+        *s = b.map(|v| v as f32);
+    }
 }
 
 #[cfg(test)]

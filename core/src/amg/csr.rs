@@ -8,6 +8,10 @@ use rayon::prelude::*;
 /// row is summed on one thread, in a fixed order).
 const ROWS_PER_TASK: usize = 512;
 
+/// Matrices with fewer stored entries multiply on the calling thread
+/// (rayon's task overhead outweighs the work).
+const PARALLEL_MIN_NNZ: usize = 100_000;
+
 /// A sparse matrix by rows, column indices sorted within each row (32-bit:
 /// a product streams the indices with the values, and narrower indices are
 /// a quarter less memory traffic). Entries are `f64`, or `f32` in the
@@ -50,7 +54,7 @@ impl<T: Entry> Csr<T> {
     }
 
     /// `y = A x`, rows in parallel when `parallel` and the matrix holds at
-    /// least 10⁵ entries, else on this thread; the same result either way
+    /// least [`PARALLEL_MIN_NNZ`] entries, else on this thread; the same result either way
     /// (each row summed in its stored order, in `f64`).
     pub(crate) fn mul_vec_on(&self, x: &[f64], y: &mut [f64], parallel: bool) {
         let row = |i: usize| -> f64 {
@@ -60,7 +64,7 @@ impl<T: Entry> Csr<T> {
             }
             s
         };
-        if !parallel || self.nnz() < 100_000 {
+        if !parallel || self.nnz() < PARALLEL_MIN_NNZ {
             for (i, yi) in y.iter_mut().enumerate() {
                 *yi = row(i);
             }
@@ -216,6 +220,13 @@ impl Csr {
             ptr: self.ptr.clone(),
             idx: self.idx.clone(),
             val: self.val.iter().map(|&v| v as f32).collect(),
+        }
+    }
+
+    /// Rounds the entries into `single`, a copy made by [`Csr::single`].
+    pub(crate) fn round_into(&self, single: &mut Csr<f32>) {
+        for (s, &v) in single.val.iter_mut().zip(&self.val) {
+            *s = v as f32;
         }
     }
 

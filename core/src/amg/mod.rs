@@ -24,14 +24,17 @@
 //! symmetric positive definite operator, as conjugate gradients needs.
 //! The V-cycle's products read the operators' entries rounded to single
 //! precision (summed in double): they stream memory, and the rounded
-//! operators are still symmetric. Conjugate gradients' own products with
-//! the Hessian ([`Amg::mul_fine`]) stay in double precision, so the
-//! solution is that of the exact Hessian.
+//! operators are still symmetric (`R = Pᵀ` entry by entry). They stay
+//! positive definite unless `D⁻¹A`'s condition number nears
+//! `1/ε_single ≈ 10⁷`; PCG then reports a preconditioner that is not
+//! positive definite and Newton factorizes the direction. Conjugate
+//! gradients' own products with the Hessian ([`Amg::mul_fine`]) stay in
+//! double precision, so the solution is that of the exact Hessian.
 //! Every product sums each row in a fixed order, so results do not depend
 //! on the number of threads, nor on whether a V-cycle's products ran in
-//! parallel or on the calling thread, which a [`ParallelChoice`] decides by
-//! timing whole V-cycles (parallel products lose beside another busy
-//! process).
+//! parallel or on the calling thread (the caller decides, by timing whole
+//! V-cycles with a `ParallelChoice`: parallel products lose beside another
+//! busy process).
 
 pub(crate) mod aggregate;
 mod blocks;
@@ -41,12 +44,10 @@ pub(crate) mod prolong;
 
 use crate::error::{CoreError, Result};
 use crate::linsolve::{Factor, LinearSolver};
-use crate::parallel_choice::ParallelChoice;
 use aggregate::{Nodes, aggregate, strong_neighbours};
 use blocks::Blocks3;
 use csr::Csr;
 use faer::sparse::SparseColMatRef;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Levels stop coarsening at this many unknowns (solved directly).
 pub(crate) const COARSEST: usize = 2_000;
@@ -131,12 +132,6 @@ pub(crate) struct Amg {
     sizes: Vec<usize>,
     /// Stored entries of all operators over those of the finest.
     complexity: f64,
-    /// Whether a V-cycle's products run in parallel (decided per V-cycle:
-    /// a choice per product would pay for waking the pool's sleeping
-    /// threads in every parallel product that follows a sequential one).
-    choice: ParallelChoice,
-    /// The last V-cycle's choice, which [`Amg::mul_fine`] follows.
-    parallel: AtomicBool,
 }
 
 impl std::fmt::Debug for Amg {
@@ -283,8 +278,6 @@ impl Amg {
             coarsest,
             sizes,
             complexity: total_nnz as f64 / fine_nnz as f64,
-            choice: ParallelChoice::default(),
-            parallel: AtomicBool::new(true),
         })
     }
 
@@ -306,9 +299,10 @@ impl Amg {
                 single,
             } => {
                 rows.refresh_from_lower(a, &self.fine_map);
-                *single = rows.single();
+                rows.round_into(single);
                 rows.diagonal()
             }
+            // Never: the finest level keeps its double-precision entries.
             Operator::Rows { exact: None, .. } => {
                 return Err(failure("the finest level lost its entries".into()));
             }
@@ -328,12 +322,11 @@ impl Amg {
     }
 
     /// `y = A x` with the finest operator (the Hessian it was built or last
-    /// refreshed from), in parallel when the last V-cycle's products were;
-    /// `false` (and `y` untouched) when the
+    /// refreshed from), its rows in parallel when `parallel`; `false` (and `y` untouched) when the
     /// hierarchy has no level above its direct solve.
-    pub(crate) fn mul_fine(&self, x: &[f64], y: &mut [f64]) -> bool {
+    pub(crate) fn mul_fine(&self, x: &[f64], y: &mut [f64], parallel: bool) -> bool {
         match self.levels.first() {
-            Some(l) => l.a.mul_exact(x, y, self.parallel.load(Ordering::Relaxed)),
+            Some(l) => l.a.mul_exact(x, y, parallel),
             None => false,
         }
     }
@@ -348,12 +341,10 @@ impl Amg {
         self.complexity
     }
 
-    /// One V-cycle for `A z = r` from `z = 0`.
-    pub(crate) fn apply(&self, r: &[f64]) -> Vec<f64> {
-        self.choice.run(|parallel| {
-            self.parallel.store(parallel, Ordering::Relaxed);
-            self.cycle(0, r, parallel)
-        })
+    /// One V-cycle for `A z = r` from `z = 0`, its products in parallel
+    /// when `parallel` (the same result either way).
+    pub(crate) fn apply(&self, r: &[f64], parallel: bool) -> Vec<f64> {
+        self.cycle(0, r, parallel)
     }
 
     fn cycle(&self, l: usize, b: &[f64], par: bool) -> Vec<f64> {

@@ -131,7 +131,7 @@ fn the_preconditioned_solution_is_the_direct_one() {
     let g = rhs(a.ncols());
     let mut it = 0;
     let d = pcg(
-        &|x, y| assert!(amg.mul_fine(x, y)),
+        &|x, y| assert!(amg.mul_fine(x, y, true)),
         &g,
         &amg,
         1e-12,
@@ -159,7 +159,7 @@ fn a_v_cycle_is_bitwise_the_same_on_one_and_two_threads() {
             .unwrap();
         pool.install(|| {
             let amg = Amg::build(a.as_ref(), nodes.clone(), b.clone(), 6).unwrap();
-            amg.apply(&rhs(a.ncols()))
+            amg.apply(&rhs(a.ncols()), true)
         })
     };
     assert_eq!(run(1), run(2));
@@ -167,15 +167,22 @@ fn a_v_cycle_is_bitwise_the_same_on_one_and_two_threads() {
 
 #[test]
 fn repeated_v_cycles_are_bitwise_the_same_whichever_way_the_products_ran() {
-    // The products run in parallel in the first V-cycle and on this thread
-    // in the second (`ParallelChoice` times both ways), then as timed.
+    // On two threads, so that parallel products split their rows.
     let (a, nodes, b) = lattice(16, 1e-2);
-    let amg = Amg::build(a.as_ref(), nodes, b, 6).unwrap();
-    let r = rhs(a.ncols());
-    let first = amg.apply(&r);
-    for _ in 0..5 {
-        assert_eq!(amg.apply(&r), first);
-    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let amg = Amg::build(a.as_ref(), nodes, b, 6).unwrap();
+        let r = rhs(a.ncols());
+        let parallel = amg.apply(&r, true);
+        assert_eq!(amg.apply(&r, false), parallel);
+        let (mut y_par, mut y_seq) = (vec![0.0; r.len()], vec![0.0; r.len()]);
+        assert!(amg.mul_fine(&r, &mut y_par, true));
+        assert!(amg.mul_fine(&r, &mut y_seq, false));
+        assert_eq!(y_par, y_seq);
+    });
 }
 
 #[test]

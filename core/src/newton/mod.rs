@@ -20,6 +20,7 @@ use crate::amg::Amg;
 use crate::amg::modes::FreeNodes;
 use crate::error::Result;
 use crate::linsolve::{Factor, LinearSolver};
+use crate::parallel_choice::ParallelChoice;
 use faer::sparse::SparseColMatRef;
 use serde::{Deserialize, Serialize};
 
@@ -363,6 +364,10 @@ pub(crate) struct NewtonCarry {
     pub shift: f64,
     /// The multigrid hierarchy of [`Directions::Amg`].
     pub amg: Option<Amg>,
+    /// Whether its V-cycles run their products in parallel, by timing; it
+    /// outlives the hierarchies (rebuilt every hundred or so V-cycles on
+    /// large meshes), so its timings accumulate.
+    pub amg_choice: ParallelChoice,
 }
 
 /// Minimizes `pot` over the free DOFs `free` of `x`, in place. With
@@ -531,7 +536,16 @@ pub(crate) fn minimize_with(
             (h_max, floor, resolution) = floors_at(h, x, free, fscale);
             resolution_at = Some(stats.iterations);
             let target = (eta.min(AMG_MAX_FORCING) * inf_norm(&g)).max(0.25 * tol / fscale);
-            by_pcg = multigrid::direction(h, &g, x, free_nodes, target, &mut carry.amg, &mut stats);
+            by_pcg = multigrid::direction(
+                h,
+                &g,
+                x,
+                free_nodes,
+                target,
+                &mut carry.amg,
+                &carry.amg_choice,
+                &mut stats,
+            );
         }
         force_factor = std::mem::take(&mut stale);
         let pcg_direction = by_pcg.is_some();

@@ -2,11 +2,34 @@
 //! multigrid (see [`super::Directions::Amg`]).
 
 use super::directions::AMG_REFRESH_ABOVE;
-use super::pcg::{self, PcgFailure, pcg};
+use super::pcg::{self, PcgFailure, Preconditioner, pcg};
 use super::{AMG_MAX_ITERATIONS, NewtonStats};
 use crate::amg::Amg;
 use crate::amg::modes::FreeNodes;
+use crate::parallel_choice::ParallelChoice;
 use faer::sparse::SparseColMatRef;
+use std::cell::Cell;
+
+/// A hierarchy as PCG's preconditioner, each V-cycle's products in
+/// parallel or on the calling thread as `choice` decides by timing (one
+/// choice per V-cycle: a choice per product paid for waking the pool's
+/// sleeping threads in every parallel product after a sequential one).
+/// `way` holds the last V-cycle's choice, which PCG's Hessian products
+/// follow. The result is the same either way.
+struct Timed<'a> {
+    amg: &'a Amg,
+    choice: &'a ParallelChoice,
+    way: &'a Cell<bool>,
+}
+
+impl Preconditioner for Timed<'_> {
+    fn apply(&self, r: &[f64]) -> Vec<f64> {
+        self.choice.run(|parallel| {
+            self.way.set(parallel);
+            self.amg.apply(r, parallel)
+        })
+    }
+}
 
 /// Solves `H d = −g` for the Hessian `h` at `x` to the residual `target`
 /// with the hierarchy `kept` (built here when there is none; its finest
@@ -14,7 +37,10 @@ use faer::sparse::SparseColMatRef;
 /// stalls; dropped for the next direction when the solve took more than
 /// [`AMG_REFRESH_ABOVE`] iterations or failed). Negative curvature truncates
 /// the solve (Steihaug: the partial solution is a descent direction).
-/// `None` when no direction came out: the caller factorizes.
+/// The V-cycles' products run as `choice` decides (see `Timed`); it is
+/// kept with the hierarchy but outlives it, so its timings accumulate over
+/// rebuilds. `None` when no direction came out: the caller factorizes.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn direction(
     h: SparseColMatRef<'_, usize, f64>,
     g: &[f64],
@@ -22,6 +48,7 @@ pub(super) fn direction(
     free_nodes: &FreeNodes,
     target: f64,
     kept: &mut Option<Amg>,
+    choice: &ParallelChoice,
     stats: &mut NewtonStats,
 ) -> Option<Vec<f64>> {
     let mut by_pcg = None;
@@ -59,15 +86,20 @@ pub(super) fn direction(
             break;
         };
         let before = stats.pcg_iterations;
+        let way = Cell::new(true);
         let mul = |v: &[f64], y: &mut [f64]| {
-            if !amg.mul_fine(v, y) {
+            if !amg.mul_fine(v, y, way.get()) {
                 pcg::hessian_mul(h, v, y);
             }
         };
         let solved = pcg(
             &mul,
             g,
-            amg,
+            &Timed {
+                amg,
+                choice,
+                way: &way,
+            },
             target,
             AMG_MAX_ITERATIONS,
             &mut stats.pcg_iterations,

@@ -32,9 +32,11 @@ impl Preconditioner for Exact<'_> {
     }
 }
 
+/// A hierarchy as PCG's preconditioner, its products in parallel (Newton
+/// directions choose the way by timing instead: `multigrid::Timed`).
 impl Preconditioner for Amg {
     fn apply(&self, r: &[f64]) -> Vec<f64> {
-        Amg::apply(self, r)
+        Amg::apply(self, r, true)
     }
 }
 
