@@ -54,8 +54,8 @@ impl<T: Entry> Csr<T> {
     }
 
     /// `y = A x`, rows in parallel when `parallel` and the matrix holds at
-    /// least [`PARALLEL_MIN_NNZ`] entries, else on this thread; the same result either way
-    /// (each row summed in its stored order, in `f64`).
+    /// least [`PARALLEL_MIN_NNZ`] entries, else on this thread; the same
+    /// result either way (each row summed in its stored order, in `f64`).
     pub(crate) fn mul_vec_on(&self, x: &[f64], y: &mut [f64], parallel: bool) {
         let row = |i: usize| -> f64 {
             let mut s = 0.0;
