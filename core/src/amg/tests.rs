@@ -195,3 +195,45 @@ fn an_indefinite_matrix_is_refused_with_an_error() {
     let err = Amg::build(a.as_ref(), nodes, b, 6).unwrap_err();
     assert!(err.to_string().contains("not positive"), "{err}");
 }
+
+#[test]
+fn a_finest_level_by_rows_solves_and_refreshes_in_double_precision() {
+    // Nodes paired into groups of six unknowns: not node triples, so the
+    // finest level is stored by rows (exact and single-precision copies).
+    let (mut a, nodes, b) = lattice(12, 1e-2);
+    let pairs = Nodes {
+        ptr: nodes.ptr.iter().step_by(2).copied().collect(),
+    };
+    assert_eq!(*pairs.ptr.last().unwrap(), a.ncols());
+    let mut amg = Amg::build(a.as_ref(), pairs, b, 6).unwrap();
+    assert!(amg.sizes().len() >= 2, "{:?}", amg.sizes());
+    let g = rhs(a.ncols());
+    assert_eq!(amg.apply(&g, true), amg.apply(&g, false));
+    let mut it = 0;
+    let d = pcg(
+        &|x, y| assert!(amg.mul_fine(x, y, true)),
+        &g,
+        &amg,
+        1e-12,
+        200,
+        &mut it,
+    )
+    .ok()
+    .unwrap();
+    let solver = crate::linsolve::LinearSolver::new(a.symbolic()).unwrap();
+    let neg: Vec<f64> = g.iter().map(|v| -v).collect();
+    let exact = solver.factor(a.as_ref()).unwrap().solve(&neg);
+    let scale = exact.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    for (x, y) in d.iter().zip(&exact) {
+        assert!((x - y).abs() <= 1e-9 * scale, "{x} vs {y}");
+    }
+    // A refreshed Hessian reaches the exact products (not the rounded ones).
+    a.val_mut().iter_mut().for_each(|v| *v *= 3.0);
+    amg.refresh(a.as_ref()).unwrap();
+    let (mut got, mut want) = (vec![0.0; g.len()], vec![0.0; g.len()]);
+    assert!(amg.mul_fine(&g, &mut got, false));
+    hessian_mul(a.as_ref(), &g, &mut want);
+    for (x, y) in got.iter().zip(&want) {
+        assert!((x - y).abs() <= 1e-12 * y.abs().max(1.0), "{x} vs {y}");
+    }
+}
