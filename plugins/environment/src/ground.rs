@@ -27,10 +27,19 @@
 //!   velocity, m/s), `s = ‖A u‖/μ̄` the μ-weighted tangential speed with
 //!   `A² = μ² P + (μ_a² − μ²) t tᵀ` and `μ̄ = max(μ, μ_a)`. Isotropic: force
 //!   `−μ N γ û` exactly as eq. 23.
+//! - `per_axis_coulomb` (snake paper eq. 4 as written,
+//!   `F = −N (μ_x sign(ẋ), μ_y sign(ẏ))`): each tangential axis has its own
+//!   smooth Coulomb law, `D = N_{k−1} h (μ_a Φ(u·t) + μ Φ(u·b))` with
+//!   `b = n × t` and `Φ` as above. Unlike `smooth_coulomb`, whose force is
+//!   `μ N` in total, the two components saturate independently: a point
+//!   sliding along `t` still gets the full `μ N` across it at the slightest
+//!   sideways motion (up to `√(μ² + μ_a²) N` in all).
 //!
-//! Anisotropy (snake paper eq. 4, `μ_x ≠ μ_y`): `μ_a` applies along a per-node
-//! body axis `t`, the tangential direction of `x_b − x_a` of two nodes at the
-//! previous step; `μ` applies across it.
+//! Anisotropy (snake paper eq. 4, `μ_x ≠ μ_y`): `μ_a` applies along an axis
+//! `t` and `μ` across it. The axis is either a per-node body axis (`axes`:
+//! the tangential direction of `x_b − x_a` of two nodes at the previous
+//! step) or one fixed direction of the world (`axis`, projected onto the
+//! plane), as eq. 4 writes it in the ground frame's X and Y.
 
 use pliant_core::geometry::{Drawing, Shape};
 use pliant_core::penalty::{
@@ -102,17 +111,30 @@ pub enum Friction {
         /// Slip velocity ν (m/s): `K₂ = 15/ν`.
         slip_velocity: f64,
     },
+    /// Snake paper eq. 4 as written: a smooth Coulomb law on each of the
+    /// two tangential axes separately (needs `axes` or `axis`).
+    PerAxisCoulomb {
+        /// Coefficient across the axis (eq. 4's `μ_y` when the axis is X).
+        mu: f64,
+        /// Coefficient along the axis (eq. 4's `μ_x`).
+        mu_axis: f64,
+        /// Slip velocity ν (m/s): `K₂ = 15/ν`.
+        slip_velocity: f64,
+    },
 }
 
 /// Resolved law constants (plain data shared by the generic and analytic paths).
 #[derive(Debug, Clone, Copy)]
 struct Law {
     normal: NormalLaw,
-    /// 0: none, 1: lagged quadratic, 2: smooth Coulomb.
+    /// 0: none, 1: lagged quadratic, 2: smooth Coulomb, 3: per-axis
+    /// smooth Coulomb.
     friction: u8,
     mu: f64,
     mu_axis: f64,
     k2: f64,
+    /// The world axis of `mu_axis` (unit, tangential), when not per node.
+    axis: Option<[f64; 3]>,
 }
 
 impl Law {
@@ -234,7 +256,7 @@ impl<const N: usize> GroundEl<N> {
     /// Tangential unit body axis at the previous state, if any (f64).
     fn axis_f(&self, xp: &[f64]) -> Option<[f64; 3]> {
         if !self.has_axis() {
-            return None;
+            return self.law.axis;
         }
         let mut v = [0.0; 3];
         for a in 0..3 {
@@ -273,6 +295,10 @@ impl<const N: usize> GroundEl<N> {
         let (mu, mut mua) = (self.law.mu, self.law.mu_axis);
         let t = self.axis_f(l.x_prev);
         if t.is_none() {
+            if self.law.friction == 3 {
+                // A degenerate axis pair: no friction from this node this step.
+                return;
+            }
             mua = mu;
         }
         let t = t.unwrap_or([0.0; 3]);
@@ -288,6 +314,25 @@ impl<const N: usize> GroundEl<N> {
                     let w = al * p(a, b) + be * t[a] * t[b];
                     g[a] += c * w * delta[b];
                     h[a][b] += c * w;
+                }
+            }
+        } else if self.law.friction == 3 {
+            // D = N h Σ_i μ_i Φ(u·e_i), e = (t, b = n × t): gradient
+            // N μ_i Φ'(s_i) e_i, Hessian N μ_i Φ''(s_i)/h e_i e_iᵀ.
+            let b = [
+                n[1] * t[2] - n[2] * t[1],
+                n[2] * t[0] - n[0] * t[2],
+                n[0] * t[1] - n[1] * t[0],
+            ];
+            for (e, m) in [(t, mua), (b, mu)] {
+                let s = (delta[0] * e[0] + delta[1] * e[1] + delta[2] * e[2]) / h_eval;
+                let (_, p1, p2) = coulomb_potential_d(s.abs(), self.law.k2);
+                let (f1, f2) = (p1 * s, p2 * s * s + p1);
+                for a in 0..3 {
+                    g[a] += np * m * f1 * e[a];
+                    for c in 0..3 {
+                        h[a][c] += np * m / h_eval * f2 * e[a] * e[c];
+                    }
                 }
             }
         } else {
@@ -337,6 +382,33 @@ impl<const N: usize> Element for GroundEl<N> {
         let (mu, mut mua) = (self.law.mu, self.law.mu_axis);
         // Body axis from the previous state, when given and non-degenerate.
         let mut proj = T::from(0.0);
+        if self.law.friction == 3 {
+            // Validated at binding: per-axis friction always has an axis.
+            let t: [T; 3] = if self.has_axis() {
+                let ax = tangential(&sub(&load(xp, 6), &load(xp, 3)), &self.n);
+                let l = dot(&ax, &ax).sqrt();
+                if l.re() <= 1e-12 {
+                    // A degenerate pair: no friction from this node this step.
+                    return e;
+                }
+                ax.map(|v| v / l)
+            } else {
+                self.law.axis.unwrap_or([0.0; 3]).map(T::from)
+            };
+            let n = self.n;
+            let b = [
+                t[2] * (-n[1]) + t[1] * n[2],
+                t[0] * (-n[2]) + t[2] * n[0],
+                t[1] * (-n[0]) + t[0] * n[1],
+            ];
+            let (along, across) = (dot(&t, &dt), dot(&b, &dt));
+            let (hh, k2) = (c.h, self.law.k2);
+            e += np
+                * (coulomb_potential(along * along / (hh * hh), k2) * self.law.mu_axis
+                    + coulomb_potential(across * across / (hh * hh), k2) * self.law.mu)
+                * hh;
+            return e;
+        }
         if self.has_axis() {
             let ax = tangential(&sub(&load(xp, 6), &load(xp, 3)), &self.n);
             let l2 = dot(&ax, &ax);
@@ -346,6 +418,8 @@ impl<const N: usize> Element for GroundEl<N> {
             } else {
                 mua = mu;
             }
+        } else if let Some(t) = self.law.axis {
+            proj = dot(&t.map(T::from), &dt);
         } else {
             mua = mu;
         }
@@ -407,6 +481,11 @@ pub struct Ground {
     /// Per contact node, the node pair `[a, b]` whose direction `x_b − x_a` is the body axis.
     #[serde(default)]
     pub axes: Option<Vec<[usize; 2]>>,
+    /// Instead of `axes`: one direction of the world (projected onto the
+    /// plane) along which `mu_axis` applies, for friction that is
+    /// anisotropic in the ground's frame (a carpet's pile, eq. 4's X).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub axis: Option<Vec<f64>>,
 }
 
 impl Ground {
@@ -425,6 +504,7 @@ impl Ground {
             nodes: None,
             select: None,
             axes: None,
+            axis: None,
         }
     }
 
@@ -462,8 +542,36 @@ impl Ground {
         Ok((n, n[0] * o[0] + n[1] * o[1] + n[2] * o[2]))
     }
 
-    /// The validated law constants.
-    fn law(&self) -> Result<Law> {
+    /// The world axis `axis` as a unit vector in the plane of normal `n`.
+    fn world_axis(&self, n: [f64; 3], dim: usize) -> Result<Option<[f64; 3]>> {
+        let Some(v) = &self.axis else {
+            return Ok(None);
+        };
+        if v.len() != dim {
+            return Err(CoreError::Count {
+                field: "axis".into(),
+                found: v.len(),
+                expected: dim,
+            });
+        }
+        let mut a = [0.0; 3];
+        for (k, &x) in v.iter().enumerate() {
+            Invalid::check(x.is_finite(), format!("axis[{k}]"), x, "finite")?;
+            a[k] = x;
+        }
+        let t = tangential(&a, &n);
+        let l = norm(&t);
+        if l <= 1e-9 * norm(&a) {
+            return Err(CoreError::inconsistent(
+                "axis",
+                "the friction axis must have a component along the plane (it is zero or parallel to the normal)",
+            ));
+        }
+        Ok(Some(t.map(|c| c / l)))
+    }
+
+    /// The validated law constants, for a plane of normal `n` in `dim`-D.
+    fn law(&self, n: [f64; 3], dim: usize) -> Result<Law> {
         match self.contact {
             NormalLaw::Quadratic {
                 stiffness,
@@ -497,29 +605,46 @@ impl Ground {
                 Invalid::positive("friction.slip_velocity", slip_velocity, "m/s")?;
                 (2, mu, mu_axis, 15.0 / slip_velocity)
             }
+            Some(Friction::PerAxisCoulomb {
+                mu,
+                mu_axis,
+                slip_velocity,
+            }) => {
+                Invalid::positive("friction.slip_velocity", slip_velocity, "m/s")?;
+                (3, mu, Some(mu_axis), 15.0 / slip_velocity)
+            }
         };
         Invalid::non_negative("friction.mu", mu, "≥ 0")?;
         if let Some(m) = mu_axis {
             Invalid::non_negative("friction.mu_axis", m, "≥ 0")?;
         }
-        if friction == 2 && mu.max(mu_axis.unwrap_or(mu)) == 0.0 {
+        if friction >= 2 && mu.max(mu_axis.unwrap_or(mu)) == 0.0 {
             return Err(CoreError::inconsistent(
                 "friction",
-                "smooth_coulomb with μ = 0; omit `friction` instead",
+                "smooth Coulomb friction with μ = 0; omit `friction` instead",
             ));
         }
-        if mu_axis.is_some() != self.axes.is_some() {
+        if self.axes.is_some() && self.axis.is_some() {
+            return Err(CoreError::inconsistent(
+                "axis",
+                "give the friction axis per node (`axes`) or once for the world (`axis`), not both",
+            ));
+        }
+        let has_axis = self.axes.is_some() || self.axis.is_some();
+        if mu_axis.is_some() != has_axis {
             return Err(CoreError::inconsistent(
                 "friction.mu_axis",
-                "anisotropic friction needs both `mu_axis` and `axes`",
+                "anisotropic friction needs both `mu_axis` and an axis (`axes` or `axis`)",
             ));
         }
+        let axis = self.world_axis(n, dim)?;
         Ok(Law {
             normal: self.contact,
             friction,
             mu,
             mu_axis: mu_axis.unwrap_or(mu),
             k2,
+            axis,
         })
     }
 }
@@ -527,7 +652,7 @@ impl Ground {
 impl EnergySpec for Ground {
     fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
         let (n, c0) = self.plane(info.dim())?;
-        let law = self.law()?;
+        let law = self.law(n, info.dim())?;
         let drawing = Drawing::Fixed(Shape::Plane {
             name: "ground".into(),
             point: n.map(|v| v * c0),
@@ -581,6 +706,6 @@ impl EnergySpec for Ground {
 
 pliant_core::register_energy!(
     Ground = "ground",
-    "contact with a plane (point, normal): `contact` law quadratic | log_exp | spring_damper, optional `friction` lagged_quadratic | smooth_coulomb, anisotropic along `axes`",
+    "contact with a plane (point, normal): `contact` law quadratic | log_exp | spring_damper, optional `friction` lagged_quadratic | smooth_coulomb | per_axis_coulomb, anisotropic along per-node `axes` or a world `axis`",
     r#"{"type": "ground", "contact": {"law": "quadratic", "stiffness": 1000.0}, "friction": {"model": "smooth_coulomb", "mu": 0.5, "slip_velocity": 0.001}}"#
 );

@@ -248,6 +248,52 @@ fn frictions(aniso: bool) -> Vec<Option<Friction>> {
 }
 
 #[test]
+fn ground_derivatives_per_axis_friction_and_world_axes() {
+    // Per-axis Coulomb (snake paper eq. 4) along per-node axes and along a
+    // world axis; the elliptic laws along a world axis too.
+    let tol = Tolerances {
+        exact: 1e-8,
+        fd: 2e-5,
+        step: 1e-7,
+    };
+    let per_axis = Friction::PerAxisCoulomb {
+        mu: 0.2,
+        mu_axis: 0.6,
+        slip_velocity: 0.05,
+    };
+    for dim in [2, 3] {
+        let normal: Vec<f64> = if dim == 3 {
+            vec![0.1, -0.2, 1.0]
+        } else {
+            vec![0.15, 1.0]
+        };
+        let world: Vec<f64> = if dim == 3 {
+            vec![1.0, 0.3, 0.2]
+        } else {
+            vec![1.0, 0.1]
+        };
+        for law in ground_laws() {
+            let mut cases = vec![(Some(per_axis), true), (Some(per_axis), false)];
+            cases.extend(frictions(true).into_iter().skip(1).map(|f| (f, false)));
+            for (fr, per_node) in cases {
+                let mut g = Ground::new(&vec![0.0; dim], &normal, law, fr);
+                if per_node {
+                    g.axes = Some(vec![[1, 2], [2, 3], [3, 4], [4, 0], [0, 1]]);
+                } else {
+                    g.axis = Some(world.clone());
+                }
+                let m = model(dim, vec![Box::new(g)]);
+                check_all(
+                    &m,
+                    &tol,
+                    &format!("ground {dim}-D {law:?} {fr:?} per node {per_node}"),
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn ground_derivatives_all_laws_and_frictions() {
     // Finite differences of piecewise laws: the random states must not sit on
     // a joint; a 1e-7 step makes that vanishingly unlikely.

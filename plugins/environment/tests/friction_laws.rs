@@ -1,0 +1,174 @@
+//! The friction laws' forces against their definitions: the per-axis law
+//! of the snake paper's eq. 4 saturates each tangential component on its
+//! own, the elliptic smooth Coulomb law bounds the total by `μ N`; world
+//! axes; and the errors of an ill-posed friction axis.
+
+use pliant_core::{Block, EvalState, Model, ModelBuilder};
+use pliant_environment::{Friction, Ground, NormalLaw};
+
+const K: f64 = 1000.0;
+const EPS: f64 = 1e-4;
+const H: f64 = 0.01;
+/// Slip velocity, m/s: the sliding speeds below are 10³ times larger, so
+/// both laws are saturated (tanh(7.5·10³) = 1 to machine precision).
+const NU: f64 = 1e-4;
+
+/// One node on the ground plane z = 0, pressed 2 mm into it.
+fn model(g: Ground) -> Model {
+    let mut b = ModelBuilder::new(3).unwrap();
+    b.add_node(&[0.0, 0.0, -2e-3], 0.01).unwrap();
+    b.add_boxed(Box::new(g));
+    b.build().unwrap()
+}
+
+/// The friction force (N) on the node moving at velocity `u` (m/s) over a
+/// step of `H`, at the previous state's depth.
+fn friction_force(g: Ground, u: [f64; 3]) -> [f64; 3] {
+    let m = model(g);
+    let qp = m.q0().to_vec();
+    let q: Vec<f64> = qp.iter().zip(&u).map(|(x, v)| x + v * H).collect();
+    let s = EvalState {
+        q: &q,
+        q_prev: &qp,
+        p: &[],
+        h: H,
+        dt: H,
+        t: 0.0,
+    };
+    let mut grad = vec![0.0; 3];
+    m.energies()[0]
+        .elements()
+        .blocks(&s, Block::Gradient, &mut grad);
+    // The normal law's own force is along z only: the tangential part of
+    // −∇E is friction.
+    [-grad[0], -grad[1], 0.0]
+}
+
+fn ground(friction: Friction, axis: Option<Vec<f64>>) -> Ground {
+    let mut g = Ground::new(
+        &[0.0, 0.0, 0.0],
+        &[0.0, 0.0, 1.0],
+        NormalLaw::Quadratic {
+            stiffness: K,
+            smoothing: EPS,
+        },
+        Some(friction),
+    );
+    g.axis = axis;
+    g
+}
+
+/// Elastic normal force of the quadratic law at 2 mm depth, N.
+fn normal_force() -> f64 {
+    K * (2e-3 - 0.5 * EPS)
+}
+
+#[test]
+fn per_axis_friction_saturates_each_component_as_eq_4() {
+    let law = Friction::PerAxisCoulomb {
+        mu: 0.2,
+        mu_axis: 0.6,
+        slip_velocity: NU,
+    };
+    let n = normal_force();
+    // Sliding mostly along the world x axis, slightly sideways: eq. 4 gives
+    // −N (μ_x sign ẋ, μ_y sign ẏ), the full μ_y N across.
+    let f = friction_force(ground(law, Some(vec![1.0, 0.0, 0.0])), [0.1, -0.01, 0.0]);
+    assert!((f[0] + 0.6 * n).abs() < 1e-9 * n, "{f:?}");
+    assert!((f[1] - 0.2 * n).abs() < 1e-9 * n, "{f:?}");
+    // The axis along y swaps the coefficients.
+    let f = friction_force(ground(law, Some(vec![0.0, 2.0, 0.0])), [0.1, -0.01, 0.0]);
+    assert!((f[0] + 0.2 * n).abs() < 1e-9 * n, "{f:?}");
+    assert!((f[1] - 0.6 * n).abs() < 1e-9 * n, "{f:?}");
+}
+
+#[test]
+fn elliptic_friction_bounds_the_total_force() {
+    // The same motion under smooth Coulomb with the same coefficients: the
+    // force opposes the μ-weighted velocity and its μ-weighted norm is N.
+    let law = Friction::SmoothCoulomb {
+        mu: 0.2,
+        mu_axis: Some(0.6),
+        slip_velocity: NU,
+    };
+    let n = normal_force();
+    let u = [0.1, -0.01, 0.0];
+    let f = friction_force(ground(law, Some(vec![1.0, 0.0, 0.0])), u);
+    // Force = −N (μ_x² u_x, μ_y² u_y)/‖(μ_x u_x, μ_y u_y)‖.
+    let (ax, ay) = (0.6 * u[0], 0.2 * u[1]);
+    let s = (ax * ax + ay * ay).sqrt();
+    let expected = [-n * 0.6 * ax / s, -n * 0.2 * ay / s];
+    for k in 0..2 {
+        assert!(
+            (f[k] - expected[k]).abs() < 1e-9 * n,
+            "{f:?} vs {expected:?}"
+        );
+    }
+    // Sideways it gives far less than the per-axis law's μ_y N.
+    assert!(f[1].abs() < 0.02 * n, "{f:?}");
+}
+
+#[test]
+fn an_ill_posed_friction_axis_is_an_error() {
+    let per_axis = Friction::PerAxisCoulomb {
+        mu: 0.2,
+        mu_axis: 0.6,
+        slip_velocity: NU,
+    };
+    let bind = |g: Ground| {
+        let mut b = ModelBuilder::new(3).unwrap();
+        b.add_node(&[0.0, 0.0, 0.0], 0.01).unwrap();
+        b.add_node(&[0.1, 0.0, 0.0], 0.01).unwrap();
+        b.add_boxed(Box::new(g));
+        b.build().map(|_| ()).unwrap_err().to_string()
+    };
+    // No axis at all.
+    let e = bind(ground(per_axis, None));
+    assert!(e.contains("mu_axis") && e.contains("axis"), "{e}");
+    // Along the normal: no direction in the plane.
+    let e = bind(ground(per_axis, Some(vec![0.0, 0.0, 3.0])));
+    assert!(e.contains("axis") && e.contains("parallel"), "{e}");
+    // Wrong length, not finite.
+    let e = bind(ground(per_axis, Some(vec![1.0, 0.0])));
+    assert!(e.contains("axis"), "{e}");
+    let e = bind(ground(per_axis, Some(vec![f64::NAN, 1.0, 0.0])));
+    assert!(e.contains("axis[0]"), "{e}");
+    // Both per-node axes and a world axis.
+    let mut g = ground(per_axis, Some(vec![1.0, 0.0, 0.0]));
+    g.axes = Some(vec![[0, 1], [0, 1]]);
+    let e = bind(g);
+    assert!(e.contains("not both"), "{e}");
+}
+
+#[test]
+fn a_scene_file_gives_the_per_axis_law_along_a_world_axis() {
+    let text = r#"{
+      "dim": 3, "nodes": [[0, 0, -0.002]], "mass": 0.01, "dt": 0.01, "steps": 1,
+      "energies": [{ "type": "ground",
+        "contact": { "law": "quadratic", "stiffness": 1000.0, "smoothing": 0.0001 },
+        "friction": { "model": "per_axis_coulomb", "mu": 0.2, "mu_axis": 0.6, "slip_velocity": 0.0001 },
+        "axis": [0, 1, 0] }]
+    }"#;
+    let m = pliant_core::scene::Scene::from_json(text, "test")
+        .unwrap()
+        .build_model()
+        .unwrap();
+    let qp = m.q0().to_vec();
+    let q = [0.1 * H, -0.01 * H, qp[2]];
+    let s = EvalState {
+        q: &q,
+        q_prev: &qp,
+        p: &[],
+        h: H,
+        dt: H,
+        t: 0.0,
+    };
+    let mut grad = vec![0.0; 3];
+    m.energies()[0]
+        .elements()
+        .blocks(&s, Block::Gradient, &mut grad);
+    let n = normal_force();
+    // μ_axis along y, μ along x.
+    assert!((grad[0] - 0.2 * n).abs() < 1e-9 * n, "{grad:?}");
+    assert!((grad[1] + 0.6 * n).abs() < 1e-9 * n, "{grad:?}");
+}
