@@ -198,14 +198,16 @@ fn whole_runs(setup: &GaitSetup) {
         let (res, _) = optimize(sh, &z0, &settings, None).unwrap();
         let t = t0.elapsed().as_secs_f64();
         println!(
-            "  10 iterations, trials on {sims} simulator(s): {:.2} s per iteration (the initial rollout included); {} rollouts ({} alongside another, {} cut short); {:.2} Newton iterations per step; objective {:.4e} -> {:.4e}",
+            "  10 iterations, trials on {sims} simulator(s): {:.2} s per iteration (the initial rollout included); {} rollouts ({} alongside another, {} cut short); {:.2} Newton iterations per step; objective {:.4e} -> {:.4e}; {:.2} s in rollouts, {:.2} s in derivatives",
             t / 10.0,
             res.stats.rollouts,
             res.stats.rollouts_in_parallel,
             res.stats.rollouts_cut_short,
             res.stats.newton_iterations as f64 / res.stats.steps.max(1) as f64,
             res.initial_objective,
-            res.objective
+            res.objective,
+            res.stats.rollout_seconds,
+            res.stats.derivative_seconds
         );
         zs.push(res.z);
     }
