@@ -25,14 +25,18 @@
 //! simulated second.
 //!
 //! `cargo run --release --example snake -- planar [--out out/snake] [--seconds S] [--amplitude PA]
-//! [--mu-axial μx] [--mu-lateral μy] [--dt S]` (the paper's friction as issue 16 reads it by default:
-//! 0.6 along the body, 0.2 across; time step 5 ms).
+//! [--mu-axial μx] [--mu-lateral μy] [--friction per-axis|per-axis-world|per-axis-local|elliptic]
+//! [--slip-velocity M/S] [--shear-stiffness N/M] [--wave ±1] [--dt S]` (by default eq. 4 as
+//! written, 0.6 along the robot's long axis and 0.2 across, each component on its own; time step
+//! 5 ms; the spatial gait's phase shift `−π/3`: see `pliant::soft_snake::gait`).
 
 use anyhow::Context;
 use pliant::core::Simulator;
 use pliant::shell::vtk::ShellVtkSeries;
 use pliant::soft_snake::gait::{Gait, GaitKind};
-use pliant::soft_snake::{SnakeInfo, SoftSnake, TABLE_I_MODEL, TABLE_I_PROTOTYPE, mean_velocity};
+use pliant::soft_snake::{
+    SnakeFriction, SnakeInfo, SoftSnake, TABLE_I_MODEL, TABLE_I_PROTOTYPE, mean_velocity,
+};
 use pliant::viz::{Recorder, RecorderOptions};
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -51,6 +55,10 @@ fn main() -> anyhow::Result<()> {
     let mut iterations = 8u64;
     let mut mu: (Option<f64>, Option<f64>) = (None, None);
     let mut dt: Option<f64> = None;
+    let mut friction: Option<SnakeFriction> = None;
+    let mut slip: Option<f64> = None;
+    let mut shear: Option<f64> = None;
+    let mut wave: Option<f64> = None;
     let mut it = std::env::args().skip(1);
     let number = |s: Option<String>, what: &str| -> anyhow::Result<f64> {
         s.with_context(|| format!("{what} needs a value"))?
@@ -66,6 +74,20 @@ fn main() -> anyhow::Result<()> {
             "--mu-axial" => mu.0 = Some(number(it.next(), "--mu-axial")?),
             "--dt" => dt = Some(number(it.next(), "--dt")?),
             "--mu-lateral" => mu.1 = Some(number(it.next(), "--mu-lateral")?),
+            "--slip-velocity" => slip = Some(number(it.next(), "--slip-velocity")?),
+            "--shear-stiffness" => shear = Some(number(it.next(), "--shear-stiffness")?),
+            "--wave" => wave = Some(number(it.next(), "--wave")?),
+            "--friction" => {
+                friction = Some(match it.next().as_deref() {
+                    Some("per-axis") => SnakeFriction::PerAxisRobot,
+                    Some("per-axis-world") => SnakeFriction::PerAxisWorld,
+                    Some("per-axis-local") => SnakeFriction::PerAxisLocal,
+                    Some("elliptic") => SnakeFriction::Elliptic,
+                    w => anyhow::bail!(
+                        "--friction takes per-axis, per-axis-world, per-axis-local or elliptic, not {w:?}"
+                    ),
+                })
+            }
             w => which = w.to_string(),
         }
     }
@@ -102,6 +124,10 @@ fn main() -> anyhow::Result<()> {
         snake.mu_axial = mu.0.unwrap_or(snake.mu_axial);
         snake.dt = dt.unwrap_or(snake.dt);
         snake.mu_lateral = mu.1.unwrap_or(snake.mu_lateral);
+        snake.friction = friction.unwrap_or(snake.friction);
+        snake.slip_velocity = slip.unwrap_or(snake.slip_velocity);
+        snake.shear_stiffness = shear.unwrap_or(snake.shear_stiffness);
+        snake.gait.wave = wave.unwrap_or(snake.gait.wave);
         run(&snake, &out)?;
     }
     Ok(())

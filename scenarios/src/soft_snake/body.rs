@@ -186,12 +186,16 @@ pub(super) fn build(s: &SoftSnake) -> Result<(ModelBuilder, SnakeBody)> {
     ));
     b.add(Gravity::new(&[0.0, 0.0, -GRAVITY]));
     let contact = body.contact_nodes();
+    let chord = [body.hubs[0], body.hubs[body.hubs.len() - 1]];
     let axes = body
         .skin
         .iter()
         .enumerate()
         .flat_map(|(k, ring)| ring.iter().map(move |_| k))
-        .map(|k| [body.hubs[k], body.stubs[k]])
+        .map(|k| match s.friction {
+            SnakeFriction::PerAxisRobot => chord,
+            _ => [body.hubs[k], body.stubs[k]],
+        })
         .collect();
     let mut ground = Ground::new(
         &[0.0, 0.0, 0.0],
@@ -201,14 +205,25 @@ pub(super) fn build(s: &SoftSnake) -> Result<(ModelBuilder, SnakeBody)> {
             damping: s.ground_damping,
             smoothing: 1e-4,
         },
-        Some(Friction::SmoothCoulomb {
-            mu: s.mu_lateral,
-            mu_axis: Some(s.mu_axial),
-            slip_velocity: s.slip_velocity,
+        Some(match s.friction {
+            SnakeFriction::Elliptic => Friction::SmoothCoulomb {
+                mu: s.mu_lateral,
+                mu_axis: Some(s.mu_axial),
+                slip_velocity: s.slip_velocity,
+            },
+            _ => Friction::PerAxisCoulomb {
+                mu: s.mu_lateral,
+                mu_axis: s.mu_axial,
+                slip_velocity: s.slip_velocity,
+            },
         }),
     );
     ground.nodes = Some(contact);
-    ground.axes = Some(axes);
+    if s.friction == SnakeFriction::PerAxisWorld {
+        ground.axis = Some(vec![1.0, 0.0, 0.0]);
+    } else {
+        ground.axes = Some(axes);
+    }
     b.add(ground);
     Ok((b, body))
 }

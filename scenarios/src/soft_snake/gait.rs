@@ -2,11 +2,15 @@
 //! paper's description, and their pressure schedules.
 //!
 //! Rolling is the bending plane rotating about the body axis once per
-//! period. Section `i` bends away from the direction
-//! `β_i(t) = s ω (t − t₀) + i Δ` in its own frame (`ω = 2π f`, `s = ±1`
+//! period. Section `i` (from the tail) bends away from the direction
+//! `β_i(t) = s ω (t − t₀) + i Δ` in the body's frame (`ω = 2π f`, `s = ±1`
 //! the sense, `Δ = 0` for planar rolling — every section bends in the same
-//! plane — and `Δ = π/3` for spatial rolling, the paper's phase shift
-//! between adjacent sections). Muscle `j` of section `i`, at angle
+//! plane — and `Δ = w π/3` for spatial rolling, the paper's phase shift
+//! between adjacent sections, `w = ±1` its direction). The paper gives the
+//! shift but not its direction against the sense of rotation, and the two
+//! are different gaits (not mirror images: `docs/results.md` measures
+//! both); `w = −1`, the default, is the one whose sideways drift `Vx` has
+//! the paper's sign. Muscle `j` of section `i`, at angle
 //! `ψ_ij = 2π j/3 + i π/3` (the π/3 mounting offset), is driven with
 //!
 //! `p_ij(t) = r(t) (p_max − p_b (1 − cos(β_i(t) − ψ_ij)))` (Pa, gauge),
@@ -55,6 +59,9 @@ pub struct Gait {
     /// Sense `s` of the bending plane's rotation (+1 or −1; default +1:
     /// the body counter-rotates about `+x` and rolls towards `+y`).
     pub sense: f64,
+    /// Direction `w` of the spatial gait's phase shift (+1 or −1, default
+    /// −1): `Δ = w π/3`.
+    pub wave: f64,
     /// Ramp-in time, s (default 0.5).
     pub ramp: f64,
     /// Spacing of the schedule's keyframes, s (default 20 ms).
@@ -69,6 +76,7 @@ impl Default for Gait {
             amplitude: 0.5e5,
             frequency: 0.5,
             sense: 1.0,
+            wave: -1.0,
             ramp: 0.5,
             keyframe_interval: 0.02,
         }
@@ -87,7 +95,7 @@ impl Gait {
     /// Phase shift `Δ` between adjacent sections, rad.
     pub fn phase_shift(&self) -> f64 {
         match self.kind {
-            GaitKind::Spatial => PI / 3.0,
+            GaitKind::Spatial => self.wave * PI / 3.0,
             _ => 0.0,
         }
     }

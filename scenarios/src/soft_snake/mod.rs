@@ -35,9 +35,11 @@
 //!
 //! **Environment** (paper §III-A, §IV-A): gravity 9.81 m/s²; the skin
 //! nodes touch the ground `z = 0` through eq. 3 (`K_g = 1000 N/m`,
-//! `B_g = 130 N·s/m` per point) and slide with smooth Coulomb friction,
-//! `μ = 0.6` along the body axis (the ring's hub → stub direction) and
-//! `0.2` across it (eq. 4 in the robot's frame).
+//! `B_g = 130 N·s/m` per point) and slide with Coulomb friction, `μ = 0.6`
+//! along the body axis (the ring's hub → stub direction) and `0.2` across
+//! it, smoothed over `slip_velocity`. How the two coefficients combine is
+//! [`SnakeFriction`]: by default as eq. 4 writes it, each component on its
+//! own.
 //!
 //! **Run.** The snake is released with its skin `drop_height` above the
 //! ground, settles for `settle` seconds with the muscles unpressurized
@@ -84,6 +86,30 @@ pub const TABLE_I_MODEL: [(f64, f64); 2] = [(3.51, 9.39), (0.67, 7.77)];
 /// The paper's Table I: prototype.
 pub const TABLE_I_PROTOTYPE: [(f64, f64); 2] = [(3.31, 9.01), (0.61, 7.12)];
 
+/// How the snake's friction combines its two coefficients (eq. 4,
+/// `F = −F_z (μ_x sign ẋ, μ_y sign ẏ)`), each smoothed over the slip
+/// velocity ([`pliant_environment::Friction`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SnakeFriction {
+    /// Eq. 4 as written — each tangential component saturates on its own
+    /// (`per_axis_coulomb`) — in the robot's frame: `μ_x` along the chord
+    /// from the tail's hub to the head's (the snake's long axis, turning
+    /// with it), `μ_y` across.
+    #[default]
+    PerAxisRobot,
+    /// Eq. 4 in the ground's frame: the per-axis law along the world's X
+    /// (the snake's long axis at release) and Y, whichever way the body
+    /// turns later.
+    PerAxisWorld,
+    /// The per-axis law along each ring's own axis (the centre line's
+    /// tangent there) and across it.
+    PerAxisLocal,
+    /// An anisotropic Coulomb cone (`smooth_coulomb`) along each ring's
+    /// own axis: the force opposes the μ-weighted slip with total `μ N`,
+    /// so sliding along the body takes traction away from across it.
+    Elliptic,
+}
+
 /// The soft snake and its run. `Default` holds the paper's values and the
 /// choices documented on each field.
 #[derive(Debug, Clone)]
@@ -112,6 +138,9 @@ pub struct SoftSnake {
     pub mu_axial: f64,
     /// Friction across the body axis (default [`MU_LATERAL`]).
     pub mu_lateral: f64,
+    /// How the friction coefficients combine (default
+    /// [`SnakeFriction::PerAxis`]).
+    pub friction: SnakeFriction,
     /// Slip velocity of the smooth Coulomb friction, m/s (default 5 mm/s).
     pub slip_velocity: f64,
     /// Height of the lowest skin point at release, m (default 0.6, the
@@ -138,6 +167,7 @@ impl Default for SoftSnake {
             ground_damping: GROUND_DAMPING,
             mu_axial: MU_AXIAL,
             mu_lateral: MU_LATERAL,
+            friction: SnakeFriction::default(),
             slip_velocity: 5e-3,
             drop_height: 0.6,
             settle: 2.0,
@@ -198,8 +228,10 @@ impl SoftSnake {
                 "finite and positive (≥ 0 for times and pressures)",
             )?;
         }
-        if g.sense != 1.0 && g.sense != -1.0 {
-            return Err(pliant_core::Invalid::new("gait.sense", g.sense, "+1 or −1").into());
+        for (field, v) in [("gait.sense", g.sense), ("gait.wave", g.wave)] {
+            if v != 1.0 && v != -1.0 {
+                return Err(pliant_core::Invalid::new(field, v, "+1 or −1").into());
+            }
         }
         let (mut b, body) = body::build(self)?;
         self.gait.add_channels(
