@@ -7,7 +7,7 @@
 use pliant::core::Simulator;
 use pliant::optim::{AverageVelocity, Gait as KeyframeGait, Motor, Objective, Shooting};
 use pliant::soft_snake::gait::{Gait, GaitKind};
-use pliant::soft_snake::{SoftSnake, newton};
+use pliant::soft_snake::{SnakeFriction, SoftSnake, newton};
 
 #[test]
 fn the_dropped_snake_comes_to_rest_on_the_ground() {
@@ -141,4 +141,41 @@ fn pressure_keyframe_gradients_match_finite_differences_of_rollouts() {
     assert!(c.scale > 0.0, "gradient {:?}", c.forward);
     assert!(c.forward_vs_fd < 1e-5, "{c}");
     assert!(c.adjoint_vs_forward < 1e-8, "{c}");
+}
+
+/// Every friction variant builds and holds the dropped snake; a gait whose
+/// sense or phase direction is not ±1 is an error naming the field.
+#[test]
+fn friction_variants_build_and_gait_directions_are_validated() {
+    pliant::init();
+    for friction in [
+        SnakeFriction::PerAxisRobot,
+        SnakeFriction::PerAxisWorld,
+        SnakeFriction::PerAxisLocal,
+        SnakeFriction::Elliptic,
+    ] {
+        let snake = SoftSnake {
+            rings: 7,
+            skin_points: 6,
+            friction,
+            gait: Gait::new(GaitKind::Spatial),
+            drop_height: 1e-3,
+            settle: 0.0,
+            duration: 0.05,
+            dt: 0.01,
+            ..SoftSnake::default()
+        };
+        let (mut sim, info) = snake.build().unwrap().simulator().unwrap();
+        for _ in 0..info.steps {
+            sim.step().unwrap();
+        }
+        assert!(sim.q().iter().all(|v| v.is_finite()), "{friction:?}");
+    }
+    for (sense, wave, field) in [(0.5, -1.0, "gait.sense"), (1.0, 0.0, "gait.wave")] {
+        let mut snake = SoftSnake::default();
+        snake.gait.sense = sense;
+        snake.gait.wave = wave;
+        let e = snake.build().unwrap_err().to_string();
+        assert!(e.contains(field), "{e}");
+    }
 }

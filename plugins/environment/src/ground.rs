@@ -39,7 +39,12 @@
 //! `t` and `μ` across it. The axis is either a per-node body axis (`axes`:
 //! the tangential direction of `x_b − x_a` of two nodes at the previous
 //! step) or one fixed direction of the world (`axis`, projected onto the
-//! plane), as eq. 4 writes it in the ground frame's X and Y.
+//! plane), as eq. 4 writes it in the ground frame's X and Y. Where a node
+//! pair is degenerate (`x_b − x_a` normal to the plane or zero), the
+//! lagged-quadratic and smooth Coulomb laws fall back to isotropic `μ` for
+//! that step and the per-axis law applies no friction. In 2-D the plane's
+//! only tangential direction is the axis's, so `μ_a` is the coefficient
+//! (the per-axis law's `b` points out of the plane and carries no motion).
 
 use pliant_core::geometry::{Drawing, Shape};
 use pliant_core::penalty::{
@@ -97,7 +102,7 @@ pub enum Friction {
     LaggedQuadratic {
         /// Across the body axis (or isotropic), 1/m.
         mu: f64,
-        /// Along the body axis, 1/m (needs `axes`).
+        /// Along the body axis, 1/m (needs `axes` or `axis`).
         #[serde(default)]
         mu_axis: Option<f64>,
     },
@@ -105,7 +110,7 @@ pub enum Friction {
     SmoothCoulomb {
         /// Coefficient across the body axis (or isotropic).
         mu: f64,
-        /// Coefficient along the body axis (needs `axes`).
+        /// Coefficient along the body axis (needs `axes` or `axis`).
         #[serde(default)]
         mu_axis: Option<f64>,
         /// Slip velocity ν (m/s): `K₂ = 15/ν`.
@@ -123,13 +128,30 @@ pub enum Friction {
     },
 }
 
+/// Which friction law a [`Law`] applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    None,
+    LaggedQuadratic,
+    SmoothCoulomb,
+    PerAxisCoulomb,
+}
+
+/// `b = n × t`, the tangential direction across the axis `t` (unit when
+/// `t` is a unit vector in the plane of the unit normal `n`).
+fn across<T: Scalar>(n: &[f64; 3], t: &[T; 3]) -> [T; 3] {
+    [
+        t[2] * n[1] - t[1] * n[2],
+        t[0] * n[2] - t[2] * n[0],
+        t[1] * n[0] - t[0] * n[1],
+    ]
+}
+
 /// Resolved law constants (plain data shared by the generic and analytic paths).
 #[derive(Debug, Clone, Copy)]
 struct Law {
     normal: NormalLaw,
-    /// 0: none, 1: lagged quadratic, 2: smooth Coulomb, 3: per-axis
-    /// smooth Coulomb.
-    friction: u8,
+    friction: Kind,
     mu: f64,
     mu_axis: f64,
     k2: f64,
@@ -285,7 +307,7 @@ impl<const N: usize> GroundEl<N> {
                 h[a][b] = e2 * n[a] * n[b];
             }
         }
-        if self.law.friction == 0 {
+        if self.law.friction == Kind::None {
             return;
         }
         let np = self.law.normal_force(dp);
@@ -295,7 +317,7 @@ impl<const N: usize> GroundEl<N> {
         let (mu, mut mua) = (self.law.mu, self.law.mu_axis);
         let t = self.axis_f(l.x_prev);
         if t.is_none() {
-            if self.law.friction == 3 {
+            if self.law.friction == Kind::PerAxisCoulomb {
                 // A degenerate axis pair: no friction from this node this step.
                 return;
             }
@@ -306,7 +328,7 @@ impl<const N: usize> GroundEl<N> {
         let delta = [x[0] - xp[0], x[1] - xp[1], x[2] - xp[2]];
         // Tangential projector P and the anisotropic metric M = α P + β t tᵀ.
         let p = |a: usize, b: usize| (if a == b { 1.0 } else { 0.0 }) - n[a] * n[b];
-        if self.law.friction == 1 {
+        if self.law.friction == Kind::LaggedQuadratic {
             let (al, be) = (mu, mua - mu);
             let c = 2.0 * np * dt / h_eval;
             for a in 0..3 {
@@ -316,14 +338,10 @@ impl<const N: usize> GroundEl<N> {
                     h[a][b] += c * w;
                 }
             }
-        } else if self.law.friction == 3 {
+        } else if self.law.friction == Kind::PerAxisCoulomb {
             // D = N h Σ_i μ_i Φ(u·e_i), e = (t, b = n × t): gradient
             // N μ_i Φ'(s_i) e_i, Hessian N μ_i Φ''(s_i)/h e_i e_iᵀ.
-            let b = [
-                n[1] * t[2] - n[2] * t[1],
-                n[2] * t[0] - n[0] * t[2],
-                n[0] * t[1] - n[1] * t[0],
-            ];
+            let b = across(&n, &t);
             for (e, m) in [(t, mua), (b, mu)] {
                 let s = (delta[0] * e[0] + delta[1] * e[1] + delta[2] * e[2]) / h_eval;
                 let (_, p1, p2) = coulomb_potential_d(s.abs(), self.law.k2);
@@ -374,7 +392,7 @@ impl<const N: usize> Element for GroundEl<N> {
         let d = dot_f(&xi, &self.n) - self.c0;
         let dp = dot_f(&xpi, &self.n) - self.c0;
         let mut e = self.law.normal_energy(d, dp, c.h);
-        if self.law.friction == 0 {
+        if self.law.friction == Kind::None {
             return e;
         }
         let np = self.law.normal_force(dp);
@@ -382,7 +400,7 @@ impl<const N: usize> Element for GroundEl<N> {
         let (mu, mut mua) = (self.law.mu, self.law.mu_axis);
         // Body axis from the previous state, when given and non-degenerate.
         let mut proj = T::from(0.0);
-        if self.law.friction == 3 {
+        if self.law.friction == Kind::PerAxisCoulomb {
             // Validated at binding: per-axis friction always has an axis.
             let t: [T; 3] = if self.has_axis() {
                 let ax = tangential(&sub(&load(xp, 6), &load(xp, 3)), &self.n);
@@ -395,17 +413,12 @@ impl<const N: usize> Element for GroundEl<N> {
             } else {
                 self.law.axis.unwrap_or([0.0; 3]).map(T::from)
             };
-            let n = self.n;
-            let b = [
-                t[2] * (-n[1]) + t[1] * n[2],
-                t[0] * (-n[2]) + t[2] * n[0],
-                t[1] * (-n[0]) + t[0] * n[1],
-            ];
-            let (along, across) = (dot(&t, &dt), dot(&b, &dt));
+            let b = across(&self.n, &t);
+            let (st, sb) = (dot(&t, &dt), dot(&b, &dt));
             let (hh, k2) = (c.h, self.law.k2);
             e += np
-                * (coulomb_potential(along * along / (hh * hh), k2) * self.law.mu_axis
-                    + coulomb_potential(across * across / (hh * hh), k2) * self.law.mu)
+                * (coulomb_potential(st * st / (hh * hh), k2) * self.law.mu_axis
+                    + coulomb_potential(sb * sb / (hh * hh), k2) * self.law.mu)
                 * hh;
             return e;
         }
@@ -424,7 +437,7 @@ impl<const N: usize> Element for GroundEl<N> {
             mua = mu;
         }
         let dd = dot(&dt, &dt);
-        if self.law.friction == 1 {
+        if self.law.friction == Kind::LaggedQuadratic {
             // dt/h = 2 for implicit midpoint keeps the force per step equal to BDF1's.
             e += np * (dd * mu + proj * proj * (mua - mu)) * (c.dt / c.h);
         } else {
@@ -595,15 +608,17 @@ impl Ground {
             }
         }
         let (friction, mu, mu_axis, k2) = match self.friction {
-            None => (0, 0.0, None, 0.0),
-            Some(Friction::LaggedQuadratic { mu, mu_axis }) => (1, mu, mu_axis, 0.0),
+            None => (Kind::None, 0.0, None, 0.0),
+            Some(Friction::LaggedQuadratic { mu, mu_axis }) => {
+                (Kind::LaggedQuadratic, mu, mu_axis, 0.0)
+            }
             Some(Friction::SmoothCoulomb {
                 mu,
                 mu_axis,
                 slip_velocity,
             }) => {
                 Invalid::positive("friction.slip_velocity", slip_velocity, "m/s")?;
-                (2, mu, mu_axis, 15.0 / slip_velocity)
+                (Kind::SmoothCoulomb, mu, mu_axis, 15.0 / slip_velocity)
             }
             Some(Friction::PerAxisCoulomb {
                 mu,
@@ -611,14 +626,20 @@ impl Ground {
                 slip_velocity,
             }) => {
                 Invalid::positive("friction.slip_velocity", slip_velocity, "m/s")?;
-                (3, mu, Some(mu_axis), 15.0 / slip_velocity)
+                (
+                    Kind::PerAxisCoulomb,
+                    mu,
+                    Some(mu_axis),
+                    15.0 / slip_velocity,
+                )
             }
         };
         Invalid::non_negative("friction.mu", mu, "≥ 0")?;
         if let Some(m) = mu_axis {
             Invalid::non_negative("friction.mu_axis", m, "≥ 0")?;
         }
-        if friction >= 2 && mu.max(mu_axis.unwrap_or(mu)) == 0.0 {
+        let smooth = matches!(friction, Kind::SmoothCoulomb | Kind::PerAxisCoulomb);
+        if smooth && mu.max(mu_axis.unwrap_or(mu)) == 0.0 {
             return Err(CoreError::inconsistent(
                 "friction",
                 "smooth Coulomb friction with μ = 0; omit `friction` instead",

@@ -124,13 +124,15 @@ fn an_ill_posed_friction_axis_is_an_error() {
     };
     // No axis at all.
     let e = bind(ground(per_axis, None));
-    assert!(e.contains("mu_axis") && e.contains("axis"), "{e}");
-    // Along the normal: no direction in the plane.
-    let e = bind(ground(per_axis, Some(vec![0.0, 0.0, 3.0])));
-    assert!(e.contains("axis") && e.contains("parallel"), "{e}");
+    assert!(e.contains("`mu_axis` and an axis"), "{e}");
+    // Along the normal, or zero: no direction in the plane.
+    for v in [vec![0.0, 0.0, 3.0], vec![0.0; 3]] {
+        let e = bind(ground(per_axis, Some(v)));
+        assert!(e.contains("axis") && e.contains("parallel"), "{e}");
+    }
     // Wrong length, not finite.
     let e = bind(ground(per_axis, Some(vec![1.0, 0.0])));
-    assert!(e.contains("axis"), "{e}");
+    assert!(e.contains("`axis` has 2 entries, expected 3"), "{e}");
     let e = bind(ground(per_axis, Some(vec![f64::NAN, 1.0, 0.0])));
     assert!(e.contains("axis[0]"), "{e}");
     // Both per-node axes and a world axis.
@@ -171,4 +173,70 @@ fn a_scene_file_gives_the_per_axis_law_along_a_world_axis() {
     // μ_axis along y, μ along x.
     assert!((grad[0] - 0.2 * n).abs() < 1e-9 * n, "{grad:?}");
     assert!((grad[1] + 0.6 * n).abs() < 1e-9 * n, "{grad:?}");
+}
+
+#[test]
+fn a_degenerate_axis_pair_gives_no_per_axis_friction() {
+    // Node 0 pressed into the ground and sliding; its axis pair (1, 2) is
+    // vertical, so it has no direction in the plane that step: the per-axis
+    // law applies no friction, in the energy and in its derivatives alike.
+    let build = |friction: Option<Friction>| {
+        let mut b = ModelBuilder::new(3).unwrap();
+        b.add_node(&[0.0, 0.0, -2e-3], 0.01).unwrap();
+        b.add_node(&[0.1, 0.0, 0.01], 0.01).unwrap();
+        b.add_node(&[0.1, 0.0, 0.02], 0.01).unwrap();
+        let mut g = Ground::new(
+            &[0.0, 0.0, 0.0],
+            &[0.0, 0.0, 1.0],
+            NormalLaw::Quadratic {
+                stiffness: K,
+                smoothing: EPS,
+            },
+            friction,
+        );
+        g.nodes = Some(vec![0]);
+        if friction.is_some() {
+            g.axes = Some(vec![[1, 2]]);
+        }
+        b.add_boxed(Box::new(g));
+        b.build().unwrap()
+    };
+    let with = build(Some(Friction::PerAxisCoulomb {
+        mu: 0.2,
+        mu_axis: 0.6,
+        slip_velocity: NU,
+    }));
+    let without = build(None);
+    let qp = with.q0().to_vec();
+    let mut q = qp.clone();
+    q[0] += 0.05 * H;
+    q[1] -= 0.02 * H;
+    let s = EvalState {
+        q: &q,
+        q_prev: &qp,
+        p: &[],
+        h: H,
+        dt: H,
+        t: 0.0,
+    };
+    let (ew, eo) = (
+        with.energies()[0].elements().value(&s),
+        without.energies()[0].elements().value(&s),
+    );
+    assert!(ew > 0.0 && ew == eo, "{ew} vs {eo}");
+    for kind in [Block::Gradient, Block::Hessian] {
+        let len = if kind == Block::Gradient { 9 } else { 81 };
+        let mut bw = vec![0.0; len];
+        with.energies()[0].elements().blocks(&s, kind, &mut bw);
+        // The block of node 0 (the first three rows) has the normal law's
+        // z terms only.
+        let row = if kind == Block::Gradient { 1 } else { 9 };
+        for a in 0..3 {
+            for c in 0..row.min(3) {
+                let v = bw[a * row + c];
+                let normal_only = a == 2 && (kind == Block::Gradient || c == 2);
+                assert!(normal_only || v == 0.0, "{kind:?} [{a}][{c}] = {v}");
+            }
+        }
+    }
 }

@@ -186,17 +186,6 @@ pub(super) fn build(s: &SoftSnake) -> Result<(ModelBuilder, SnakeBody)> {
     ));
     b.add(Gravity::new(&[0.0, 0.0, -GRAVITY]));
     let contact = body.contact_nodes();
-    let chord = [body.hubs[0], body.hubs[body.hubs.len() - 1]];
-    let axes = body
-        .skin
-        .iter()
-        .enumerate()
-        .flat_map(|(k, ring)| ring.iter().map(move |_| k))
-        .map(|k| match s.friction {
-            SnakeFriction::PerAxisRobot => chord,
-            _ => [body.hubs[k], body.stubs[k]],
-        })
-        .collect();
     let mut ground = Ground::new(
         &[0.0, 0.0, 0.0],
         &[0.0, 0.0, 1.0],
@@ -218,12 +207,23 @@ pub(super) fn build(s: &SoftSnake) -> Result<(ModelBuilder, SnakeBody)> {
             },
         }),
     );
-    ground.nodes = Some(contact);
-    if s.friction == SnakeFriction::PerAxisWorld {
-        ground.axis = Some(vec![1.0, 0.0, 0.0]);
-    } else {
-        ground.axes = Some(axes);
+    // One axis pair per contact node, in `contact_nodes` order (ring by
+    // ring): the chord tail → head (the robot's frame) or the ring's own
+    // hub → stub; or the world's X.
+    let chord = [body.hubs[0], body.hubs[body.hubs.len() - 1]];
+    let per_node = |pair: &dyn Fn(usize) -> [usize; 2]| -> Vec<[usize; 2]> {
+        (0..body.skin.len())
+            .flat_map(|k| std::iter::repeat_n(pair(k), body.skin[k].len()))
+            .collect()
+    };
+    match s.friction {
+        SnakeFriction::PerAxisRobot => ground.axes = Some(per_node(&|_| chord)),
+        SnakeFriction::PerAxisWorld => ground.axis = Some(vec![1.0, 0.0, 0.0]),
+        SnakeFriction::PerAxisLocal | SnakeFriction::Elliptic => {
+            ground.axes = Some(per_node(&|k| [body.hubs[k], body.stubs[k]]))
+        }
     }
+    ground.nodes = Some(contact);
     b.add(ground);
     Ok((b, body))
 }

@@ -40,7 +40,8 @@ pub enum GaitKind {
     Still,
     /// All sections bend in the same plane (`Δ = 0`).
     Planar,
-    /// Adjacent sections' bending planes π/3 apart (`Δ = π/3`).
+    /// Adjacent sections' bending planes π/3 apart (`Δ = w π/3`,
+    /// [`Gait::wave`]).
     Spatial,
 }
 

@@ -36,10 +36,10 @@
 //! **Environment** (paper §III-A, §IV-A): gravity 9.81 m/s²; the skin
 //! nodes touch the ground `z = 0` through eq. 3 (`K_g = 1000 N/m`,
 //! `B_g = 130 N·s/m` per point) and slide with Coulomb friction, `μ = 0.6`
-//! along the body axis (the ring's hub → stub direction) and `0.2` across
-//! it, smoothed over `slip_velocity`. How the two coefficients combine is
+//! along the robot's long axis and `0.2` across it, smoothed over
+//! `slip_velocity`. Which axis, and how the two coefficients combine, is
 //! [`SnakeFriction`]: by default as eq. 4 writes it, each component on its
-//! own.
+//! own, in the robot's frame (the chord from the tail's hub to the head's).
 //!
 //! **Run.** The snake is released with its skin `drop_height` above the
 //! ground, settles for `settle` seconds with the muscles unpressurized
@@ -47,10 +47,12 @@
 //! `duration` seconds. Dynamics by implicit Euler.
 
 mod body;
+mod friction;
 pub mod gait;
 pub mod optimize;
 
 pub use body::SnakeBody;
+pub use friction::SnakeFriction;
 pub use gait::Gait;
 
 use pliant_core::{Integrator, NewtonSettings, Result, Simulator};
@@ -86,30 +88,6 @@ pub const TABLE_I_MODEL: [(f64, f64); 2] = [(3.51, 9.39), (0.67, 7.77)];
 /// The paper's Table I: prototype.
 pub const TABLE_I_PROTOTYPE: [(f64, f64); 2] = [(3.31, 9.01), (0.61, 7.12)];
 
-/// How the snake's friction combines its two coefficients (eq. 4,
-/// `F = −F_z (μ_x sign ẋ, μ_y sign ẏ)`), each smoothed over the slip
-/// velocity ([`pliant_environment::Friction`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum SnakeFriction {
-    /// Eq. 4 as written — each tangential component saturates on its own
-    /// (`per_axis_coulomb`) — in the robot's frame: `μ_x` along the chord
-    /// from the tail's hub to the head's (the snake's long axis, turning
-    /// with it), `μ_y` across.
-    #[default]
-    PerAxisRobot,
-    /// Eq. 4 in the ground's frame: the per-axis law along the world's X
-    /// (the snake's long axis at release) and Y, whichever way the body
-    /// turns later.
-    PerAxisWorld,
-    /// The per-axis law along each ring's own axis (the centre line's
-    /// tangent there) and across it.
-    PerAxisLocal,
-    /// An anisotropic Coulomb cone (`smooth_coulomb`) along each ring's
-    /// own axis: the force opposes the μ-weighted slip with total `μ N`,
-    /// so sliding along the body takes traction away from across it.
-    Elliptic,
-}
-
 /// The soft snake and its run. `Default` holds the paper's values and the
 /// choices documented on each field.
 #[derive(Debug, Clone)]
@@ -138,8 +116,8 @@ pub struct SoftSnake {
     pub mu_axial: f64,
     /// Friction across the body axis (default [`MU_LATERAL`]).
     pub mu_lateral: f64,
-    /// How the friction coefficients combine (default
-    /// [`SnakeFriction::PerAxis`]).
+    /// How the friction coefficients combine, and along which axis
+    /// (default [`SnakeFriction::PerAxisRobot`]).
     pub friction: SnakeFriction,
     /// Slip velocity of the smooth Coulomb friction, m/s (default 5 mm/s).
     pub slip_velocity: f64,
