@@ -86,7 +86,7 @@ impl ActuatorMap {
         }
     }
 
-    /// The bounds (default [`PAPER_BOUNDS`]), checked.
+    /// The bounds (default −5 to 15 mm of cable contraction, the paper's §IV bounds), checked.
     pub fn bounds(&self, origin: &str) -> Result<(f64, f64)> {
         let (lo, hi) = self.bounds.unwrap_or(PAPER_BOUNDS);
         if !(lo.is_finite() && hi.is_finite() && lo <= 0.0 && 0.0 <= hi && lo < hi) {
