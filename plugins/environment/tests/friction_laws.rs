@@ -21,24 +21,34 @@ fn model(g: Ground) -> Model {
     b.build().unwrap()
 }
 
+/// A step of `H` from `qp` to `q` (no control channels).
+fn state<'a>(q: &'a [f64], qp: &'a [f64]) -> EvalState<'a> {
+    EvalState {
+        q,
+        q_prev: qp,
+        p: &[],
+        h: H,
+        dt: H,
+        t: 0.0,
+    }
+}
+
+/// The gradient of the first energy of `m` over the step `qp → q`.
+fn gradient(m: &Model, q: &[f64], qp: &[f64]) -> Vec<f64> {
+    let mut grad = vec![0.0; 3];
+    m.energies()[0]
+        .elements()
+        .blocks(&state(q, qp), Block::Gradient, &mut grad);
+    grad
+}
+
 /// The friction force (N) on the node moving at velocity `u` (m/s) over a
 /// step of `H`, at the previous state's depth.
 fn friction_force(g: Ground, u: [f64; 3]) -> [f64; 3] {
     let m = model(g);
     let qp = m.q0().to_vec();
     let q: Vec<f64> = qp.iter().zip(&u).map(|(x, v)| x + v * H).collect();
-    let s = EvalState {
-        q: &q,
-        q_prev: &qp,
-        p: &[],
-        h: H,
-        dt: H,
-        t: 0.0,
-    };
-    let mut grad = vec![0.0; 3];
-    m.energies()[0]
-        .elements()
-        .blocks(&s, Block::Gradient, &mut grad);
+    let grad = gradient(&m, &q, &qp);
     // The normal law's own force is along z only: the tangential part of
     // −∇E is friction.
     [-grad[0], -grad[1], 0.0]
@@ -157,18 +167,7 @@ fn a_scene_file_gives_the_per_axis_law_along_a_world_axis() {
         .unwrap();
     let qp = m.q0().to_vec();
     let q = [0.1 * H, -0.01 * H, qp[2]];
-    let s = EvalState {
-        q: &q,
-        q_prev: &qp,
-        p: &[],
-        h: H,
-        dt: H,
-        t: 0.0,
-    };
-    let mut grad = vec![0.0; 3];
-    m.energies()[0]
-        .elements()
-        .blocks(&s, Block::Gradient, &mut grad);
+    let grad = gradient(&m, &q, &qp);
     let n = normal_force();
     // μ_axis along y, μ along x.
     assert!((grad[0] - 0.2 * n).abs() < 1e-9 * n, "{grad:?}");
@@ -211,14 +210,7 @@ fn a_degenerate_axis_pair_gives_no_per_axis_friction() {
     let mut q = qp.clone();
     q[0] += 0.05 * H;
     q[1] -= 0.02 * H;
-    let s = EvalState {
-        q: &q,
-        q_prev: &qp,
-        p: &[],
-        h: H,
-        dt: H,
-        t: 0.0,
-    };
+    let s = state(&q, &qp);
     let (ew, eo) = (
         with.energies()[0].elements().value(&s),
         without.energies()[0].elements().value(&s),
