@@ -54,16 +54,21 @@ fn friction_force(g: Ground, u: [f64; 3]) -> [f64; 3] {
     [-grad[0], -grad[1], 0.0]
 }
 
-fn ground(friction: Friction, axis: Option<Vec<f64>>) -> Ground {
-    let mut g = Ground::new(
+/// The plane z = 0 with the quadratic contact law and `friction`.
+fn plane(friction: Option<Friction>) -> Ground {
+    Ground::new(
         &[0.0, 0.0, 0.0],
         &[0.0, 0.0, 1.0],
         NormalLaw::Quadratic {
             stiffness: K,
             smoothing: EPS,
         },
-        Some(friction),
-    );
+        friction,
+    )
+}
+
+fn ground(friction: Friction, axis: Option<Vec<f64>>) -> Ground {
+    let mut g = plane(Some(friction));
     g.axis = axis;
     g
 }
@@ -184,15 +189,7 @@ fn a_degenerate_axis_pair_gives_no_per_axis_friction() {
         b.add_node(&[0.0, 0.0, -2e-3], 0.01).unwrap();
         b.add_node(&[0.1, 0.0, 0.01], 0.01).unwrap();
         b.add_node(&[0.1, 0.0, 0.02], 0.01).unwrap();
-        let mut g = Ground::new(
-            &[0.0, 0.0, 0.0],
-            &[0.0, 0.0, 1.0],
-            NormalLaw::Quadratic {
-                stiffness: K,
-                smoothing: EPS,
-            },
-            friction,
-        );
+        let mut g = plane(friction);
         g.nodes = Some(vec![0]);
         if friction.is_some() {
             g.axes = Some(vec![[1, 2]]);
