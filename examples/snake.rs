@@ -26,12 +26,14 @@
 //!
 //! `cargo run --release --example snake -- planar [--out out/snake] [--seconds S] [--amplitude PA]
 //! [--mu-axial μx] [--mu-lateral μy] [--friction per-axis|per-axis-world|per-axis-local|elliptic]
-//! [--slip-velocity M/S] [--shear-stiffness N/M] [--wave ±1] [--dt S]` (by default eq. 4 as
-//! written, 0.6 along the robot's long axis and 0.2 across, each component on its own; time step
-//! 5 ms; the spatial gait's phase shift `−π/3`: see `pliant::soft_snake::gait`).
+//! [--slip-velocity M/S] [--shear-stiffness N/M] [--wave ±1] [--dt S]
+//! [--start predictor|lower-potential]` (by default eq. 4 as written, 0.6 along the robot's long
+//! axis and 0.2 across, each component on its own; time step 5 ms; the spatial gait's phase shift
+//! `−π/3`: see `pliant::soft_snake::gait`; each Newton solve started from the inertial predictor,
+//! `pliant::core::NewtonStart`).
 
 use anyhow::Context;
-use pliant::core::Simulator;
+use pliant::core::{Integrator, NewtonStart, Simulator};
 use pliant::shell::vtk::ShellVtkSeries;
 use pliant::soft_snake::gait::{Gait, GaitKind};
 use pliant::soft_snake::{
@@ -59,6 +61,7 @@ fn main() -> anyhow::Result<()> {
     let mut slip: Option<f64> = None;
     let mut shear: Option<f64> = None;
     let mut wave: Option<f64> = None;
+    let mut start = pliant::soft_snake::newton().start;
     let mut it = std::env::args().skip(1);
     let number = |s: Option<String>, what: &str| -> anyhow::Result<f64> {
         s.with_context(|| format!("{what} needs a value"))?
@@ -77,6 +80,13 @@ fn main() -> anyhow::Result<()> {
             "--slip-velocity" => slip = Some(number(it.next(), "--slip-velocity")?),
             "--shear-stiffness" => shear = Some(number(it.next(), "--shear-stiffness")?),
             "--wave" => wave = Some(number(it.next(), "--wave")?),
+            "--start" => {
+                start = match it.next().as_deref() {
+                    Some("predictor") => NewtonStart::Predictor,
+                    Some("lower-potential") => NewtonStart::LowerPotential,
+                    w => anyhow::bail!("--start takes predictor or lower-potential, not {w:?}"),
+                }
+            }
             "--friction" => {
                 friction = Some(match it.next().as_deref() {
                     Some("per-axis") => SnakeFriction::PerAxisRobot,
@@ -128,7 +138,7 @@ fn main() -> anyhow::Result<()> {
         snake.slip_velocity = slip.unwrap_or(snake.slip_velocity);
         snake.shear_stiffness = shear.unwrap_or(snake.shear_stiffness);
         snake.gait.wave = wave.unwrap_or(snake.gait.wave);
-        run(&snake, &out)?;
+        run(&snake, start, &out)?;
     }
     Ok(())
 }
@@ -145,10 +155,16 @@ fn point(q: &[f64], n: usize) -> [f64; 3] {
     [q[3 * n], q[3 * n + 1], q[3 * n + 2]]
 }
 
-fn run(snake: &SoftSnake, out: &Path) -> anyhow::Result<()> {
+fn run(snake: &SoftSnake, start: NewtonStart, out: &Path) -> anyhow::Result<()> {
     let dir = out.join(name(snake.gait.kind));
     std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
-    let (mut sim, info) = snake.build()?.simulator()?;
+    let scene = snake.build()?;
+    let newton = pliant::core::NewtonSettings {
+        start,
+        ..pliant::soft_snake::newton()
+    };
+    let info = scene.info;
+    let mut sim = Simulator::new(scene.model, Integrator::ImplicitEuler, info.dt, newton)?;
     let n_nodes = sim.model().layout().n_nodes();
     let triangles = info.body.skin_triangles();
     let lines = info.body.lines();

@@ -84,7 +84,7 @@ pub use model::{Declare, Model, ModelBuilder};
 pub use motion::Motion;
 pub use newton::{
     AMG_MAX_ITERATIONS, AMG_MIN_FACTOR_ENTRIES, AMG_MIN_FILL_PER_LOG2, AMG_REFRESH_ABOVE,
-    Directions, HessianStrategy, NewtonSettings, NewtonStats, PCG_MAX_ITERATIONS,
+    Directions, HessianStrategy, NewtonSettings, NewtonStart, NewtonStats, PCG_MAX_ITERATIONS,
     PCG_MIN_FACTOR_ENTRIES, PCG_MIN_FILL,
 };
 pub use params::ParamChannel;

@@ -4,12 +4,15 @@ mod directions;
 mod floors;
 mod multigrid;
 pub(crate) mod pcg;
+mod start;
 
 use directions::{AMG_MAX_FORCING, Mode};
 pub use directions::{
     AMG_MAX_ITERATIONS, AMG_MIN_FACTOR_ENTRIES, AMG_MIN_FILL_PER_LOG2, AMG_REFRESH_ABOVE,
     Directions, PCG_MIN_FACTOR_ENTRIES, PCG_MIN_FILL,
 };
+
+pub use start::NewtonStart;
 
 use floors::{hessian_max, noise_floor, state_resolution};
 #[cfg(test)]
@@ -108,6 +111,10 @@ pub struct NewtonSettings {
     /// path of such models (each step still meets the same tolerance), so
     /// it is off by default.
     pub carry_shift: bool,
+    /// Where each time step's solve starts (see [`NewtonStart`]; default
+    /// [`NewtonStart::LowerPotential`]).
+    #[serde(skip_serializing_if = "NewtonStart::is_default")]
+    pub start: NewtonStart,
 }
 
 /// Most PCG iterations for one Newton direction before a new
@@ -147,6 +154,7 @@ impl Default for NewtonSettings {
             reuse_below: 0.0,
             directions: Directions::Auto,
             carry_shift: false,
+            start: NewtonStart::LowerPotential,
         }
     }
 }

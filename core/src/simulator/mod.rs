@@ -11,7 +11,7 @@ use crate::error::{CoreError, Invalid, Result};
 use crate::integrator::Integrator;
 use crate::linsolve::LinearSolver;
 use crate::model::Model;
-use crate::newton::{NewtonSettings, NewtonStats, Potential, minimize_with};
+use crate::newton::{NewtonSettings, NewtonStart, NewtonStats, Potential, minimize_with};
 use crate::state::EvalState;
 use potential::StepPotential;
 use std::sync::Arc;
@@ -465,17 +465,18 @@ impl Simulator {
             &self.mass_free,
         );
         // Newton starts from the inertial predictor x̃ = x₀ + h v₀ or from
-        // the previous state, whichever has the lower incremental potential:
-        // the predictor can be infeasible (an inverted element: infinite
-        // potential) or far from the solution when a contact stops the
-        // motion — a block landing at 0.6 m/s is predicted a centimetre into
-        // the ground, and Newton needs 2–3× more iterations from there
+        // the previous state (see `NewtonStart`): the predictor can be
+        // infeasible (an inverted element: infinite potential), and by
+        // default the previous state is taken when its potential is lower —
+        // a block landing at 0.6 m/s is predicted a centimetre into the
+        // ground, and Newton needs 2–3× more iterations from there
         // (`cargo bench --bench fem_block`, docs/benchmarks.md). Either way
         // the step ends at a stationary point meeting the same tolerance
         // (the same one where the potential is convex; with contact or
         // buckling another start may find another local minimum).
         let predicted = pot.value(&x);
-        if form.c_m != 0.0 || !predicted.is_finite() {
+        let compare = form.c_m != 0.0 && self.newton.start == NewtonStart::LowerPotential;
+        if compare || !predicted.is_finite() {
             let mut previous = q0.to_vec();
             self.model.apply_constraints(&mut previous, t1);
             if !predicted.is_finite() || pot.value(&previous) < predicted {

