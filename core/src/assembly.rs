@@ -14,6 +14,7 @@ use crate::element::{Block, NO_PARAM, SplitHessian};
 use crate::error::{CoreError, Result};
 use crate::model::Model;
 use crate::parallel::PAR_MIN_LEN;
+use crate::sparse::RankOne;
 use crate::state::EvalState;
 use faer::sparse::{Pair, SparseColMat, SparseColMatRef, SymbolicSparseColMatRef, Triplet};
 use nalgebra::{DMatrix, SymmetricEigen};
@@ -359,22 +360,6 @@ impl Assembler {
         self.matrix.as_ref()
     }
 
-    /// Entries that expanding every split energy's rank-one terms into
-    /// dense blocks would form (as [`Assembler::last_hessian_triplets`]
-    /// does), and the index of the energy that forms the most; `None`
-    /// without split energies.
-    pub fn dense_expansion(&self) -> Option<(usize, usize)> {
-        let per: Vec<(usize, usize)> = self
-            .spans
-            .iter()
-            .enumerate()
-            .filter(|(_, sp)| sp.split.is_some())
-            .map(|(k, sp)| (sp.n_el * sp.ns * sp.ns, k))
-            .collect();
-        let largest = per.iter().max_by_key(|(e, _)| *e)?.1;
-        Some((per.iter().map(|(e, _)| e).sum(), largest))
-    }
-
     /// Number of rank-one terms kept out of the factorization: the
     /// assembled matrix has `n_free + n_aux` rows (see [`SplitHessian`]),
     /// and the Hessian is its Schur complement on the first `n_free`.
@@ -414,22 +399,48 @@ impl Assembler {
         self.gather(self.last_scale, diag)
     }
 
-    /// Full (both triangles, all DOFs) exact Hessian `∂²E/∂q²`, as triplets scaled by `scale`.
+    /// Full (both triangles, all DOFs) exact Hessian `∂²E/∂q²` scaled by
+    /// `scale`: triplets, and split energies' rank-one terms in `terms` (see
+    /// [`Assembler::last_hessian_split_triplets`]).
     pub(crate) fn hessian_triplets(
         &mut self,
         model: &Model,
         s: &EvalState,
         scale: f64,
         t: &mut Vec<Triplet<usize, usize, f64>>,
+        terms: &mut Vec<RankOne>,
     ) -> Result<()> {
         self.fill_hessian_blocks(model, s, false)?;
-        self.last_hessian_triplets(scale, t);
+        self.last_hessian_split_triplets(scale, t, terms);
         Ok(())
     }
 
     /// The element blocks of the last (unprojected) [`Assembler::hessian`],
-    /// scaled by `scale`, as full-matrix triplets — without re-evaluating.
+    /// scaled by `scale`, as full-matrix triplets — without re-evaluating;
+    /// split energies' rank-one terms expanded into dense blocks.
     pub fn last_hessian_triplets(&self, scale: f64, t: &mut Vec<Triplet<usize, usize, f64>>) {
+        self.hessian_entries(scale, t, None);
+    }
+
+    /// [`Assembler::last_hessian_triplets`] with split energies' rank-one
+    /// terms `scale · w u uᵀ` pushed to `terms` (over the full DOF vector)
+    /// instead of expanded: an ideal-gas cavity of `n` nodes adds one
+    /// vector of `3n` entries rather than `9n²` triplets.
+    pub(crate) fn last_hessian_split_triplets(
+        &self,
+        scale: f64,
+        t: &mut Vec<Triplet<usize, usize, f64>>,
+        terms: &mut Vec<RankOne>,
+    ) {
+        self.hessian_entries(scale, t, Some(terms));
+    }
+
+    fn hessian_entries(
+        &self,
+        scale: f64,
+        t: &mut Vec<Triplet<usize, usize, f64>>,
+        mut terms: Option<&mut Vec<RankOne>>,
+    ) {
         for sp in &self.spans {
             let stride = sp.hess_stride();
             for i in 0..sp.n_el {
@@ -455,6 +466,21 @@ impl Assembler {
                 let data = &self.rank_one[sp.rank_off + i * rs..sp.rank_off + (i + 1) * rs];
                 for term in data.chunks_exact(1 + sp.ns) {
                     let (w, u) = (term[0], &term[1..]);
+                    if let Some(terms) = terms.as_deref_mut() {
+                        let vector: Vec<(usize, f64)> = u
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, ua)| **ua != 0.0)
+                            .map(|(a, &ua)| (d[a], ua))
+                            .collect();
+                        if w != 0.0 && !vector.is_empty() {
+                            terms.push(RankOne {
+                                weight: scale * w,
+                                vector,
+                            });
+                        }
+                        continue;
+                    }
                     for (a, ua) in u.iter().enumerate() {
                         for (b, ub) in u.iter().enumerate() {
                             push(a, b, w * ua * ub);

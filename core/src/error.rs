@@ -302,22 +302,6 @@ pub enum CoreError {
         /// Why it stopped.
         reason: String,
     },
-    /// Differentiating a step would expand the rank-one Hessian terms of
-    /// split energies (see [`crate::SplitHessian`]) into a dense block too
-    /// large to form: the integrator's `∂g/∂x_{k−1}` holds the Hessian.
-    #[error(
-        "differentiating a step of {integrator} would expand the rank-one Hessian terms of {energy} into {entries} dense entries (at most {limit}); implicit Euler's step derivatives keep them out of every block"
-    )]
-    DenseExpansion {
-        /// The integrator whose step derivatives need it.
-        integrator: &'static str,
-        /// The largest split energy, as [`crate::Model::describe_energy`] names it.
-        energy: String,
-        /// Entries the expansion would form (all split energies).
-        entries: usize,
-        /// The most allowed.
-        limit: usize,
-    },
     /// The linear solver failed.
     #[error("linear solve failed ({what}): {detail}")]
     LinearSolve {

@@ -91,7 +91,7 @@ pub use params::ParamChannel;
 pub use quantity::Quantity;
 pub use registry::Registered;
 pub use scalar::{Scalar, atan2};
-pub use simulator::{DENSE_EXPANSION_LIMIT, Simulator, StepDerivatives, StepReport};
+pub use simulator::{Simulator, StepDerivatives, StepReport};
 pub use spec::{BindInfo, EnergySpec, Named, to_json};
 pub use state::{Ctx, EvalState};
 

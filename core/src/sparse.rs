@@ -64,6 +64,73 @@ pub fn tr_mul_add(a: &SparseMat, x: &[f64], y: &mut [f64]) {
     }
 }
 
+/// A symmetric rank-one term `w u uᵀ` with a sparse vector `u` (pairs of
+/// index and value).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankOne {
+    /// The weight `w`.
+    pub weight: f64,
+    /// The nonzero entries of `u`, as `(index, value)`.
+    pub vector: Vec<(usize, f64)>,
+}
+
+impl RankOne {
+    /// `y += w u (uᵀ x)` (the term is symmetric: also its transposed product).
+    pub fn mul_add(&self, x: &[f64], y: &mut [f64]) {
+        let dot: f64 = self.vector.iter().map(|&(i, u)| u * x[i]).sum();
+        let s = self.weight * dot;
+        if s != 0.0 {
+            for &(i, u) in &self.vector {
+                y[i] += s * u;
+            }
+        }
+    }
+}
+
+/// A sparse matrix plus symmetric rank-one terms, `A + Σ w_j u_j u_jᵀ`: a
+/// block whose dense part would not fit as entries (the Hessian of an
+/// ideal-gas cavity couples every node of its surface, see
+/// [`crate::SplitHessian`]) applied as products instead.
+#[derive(Debug, Clone)]
+pub struct SparsePlusLowRank {
+    /// The sparse part `A`.
+    pub sparse: SparseMat,
+    /// The rank-one terms (empty for most models).
+    pub rank_one: Vec<RankOne>,
+}
+
+impl SparsePlusLowRank {
+    /// A block with no rank-one terms.
+    pub fn from_sparse(sparse: SparseMat) -> Self {
+        Self {
+            sparse,
+            rank_one: Vec::new(),
+        }
+    }
+    /// `y += (A + Σ w u uᵀ) x`.
+    pub fn mul_add(&self, x: &[f64], y: &mut [f64]) {
+        mul_add(&self.sparse, x, y);
+        for t in &self.rank_one {
+            t.mul_add(x, y);
+        }
+    }
+    /// `y += (A + Σ w u uᵀ)ᵀ x`.
+    pub fn tr_mul_add(&self, x: &[f64], y: &mut [f64]) {
+        tr_mul_add(&self.sparse, x, y);
+        for t in &self.rank_one {
+            t.mul_add(x, y);
+        }
+    }
+    /// Rows.
+    pub fn nrows(&self) -> usize {
+        self.sparse.nrows()
+    }
+    /// Columns.
+    pub fn ncols(&self) -> usize {
+        self.sparse.ncols()
+    }
+}
+
 /// The `n × n` column-major pattern of `pairs` (duplicates merged, rows
 /// sorted within each column) and, for each pair, the index of its entry.
 pub(crate) fn pattern_of(

@@ -59,7 +59,7 @@ pub fn rollout_with_sensitivity(
                 mul_add(&d.dg_dc, &c, &mut rhs);
                 sc[j] = c;
             }
-            mul_add(&d.dg_dx_prev, &sx[j], &mut rhs);
+            d.dg_dx_prev.mul_add(&sx[j], &mut rhs);
             mul_add(&d.dg_dv_prev, &sv[j], &mut rhs);
             let mut e = vec![0.0; p.len()];
             e[pj] = 1.0;

@@ -160,7 +160,7 @@ pub fn jacobian_forward(
         }
         for j in 0..nz {
             let col = &mut rhs[j * n..(j + 1) * n];
-            mul_add(&d.dg_dx_prev, &s[j * n..(j + 1) * n], col);
+            d.dg_dx_prev.mul_add(&s[j * n..(j + 1) * n], col);
             mul_add(&d.dg_dv_prev, &v[j * n..(j + 1) * n], col);
             mul_add(&d.dg_dp, &pk[j * np..(j + 1) * np], col);
         }
@@ -275,7 +275,7 @@ pub fn gradient_adjoint(
             v_prev[i] = d.vv * v_bar[i];
         }
         let mut bt = vec![0.0; n];
-        tr_mul_add(&d.dg_dx_prev, &mu, &mut bt);
+        d.dg_dx_prev.tr_mul_add(&mu, &mut bt);
         let mut ct = vec![0.0; n];
         tr_mul_add(&d.dg_dv_prev, &mu, &mut ct);
         for i in 0..n {

@@ -7,16 +7,10 @@ use crate::error::{CoreError, Result};
 use crate::integrator::Integrator;
 use crate::linsolve::Factor;
 use crate::model::Model;
-use crate::sparse::{SparseMat, from_triplets, triplets_of};
+use crate::sparse::{SparseMat, SparsePlusLowRank, from_triplets, triplets_of};
 use crate::state::EvalState;
 use faer::sparse::Triplet;
 use std::sync::Arc;
-
-/// The most entries a step's derivatives may form by expanding split
-/// energies' rank-one terms into dense blocks (implicit midpoint and
-/// symplectic Euler put the Hessian into `∂g/∂x_{k−1}`): 3.6·10⁷, an
-/// ideal-gas cavity of 2,000 nodes, about 0.9 GB of triplets.
-pub const DENSE_EXPANSION_LIMIT: usize = 36_000_000;
 
 /// Factorized `∂g_k/∂x_k` over the free DOFs.
 #[derive(Debug, Clone)]
@@ -38,8 +32,12 @@ pub struct StepDerivatives {
     pub integrator: Integrator,
     /// Step size, s.
     pub h: f64,
-    /// `∂g_k/∂x_{k−1}`, `n × n`.
-    pub dg_dx_prev: SparseMat,
+    /// `∂g_k/∂x_{k−1}`, `n × n`: sparse, plus one rank-one term per split
+    /// energy term ([`crate::SplitHessian`], e.g. an ideal-gas cavity)
+    /// where the integrator puts the Hessian into this block (implicit
+    /// midpoint, symplectic Euler), applied as products so a cavity of any
+    /// size costs `O(nodes)` here.
+    pub dg_dx_prev: SparsePlusLowRank,
     /// `∂g_k/∂v_{k−1}`, `n × n`.
     pub dg_dv_prev: SparseMat,
     /// `∂g_k/∂p_k`, `n × n_params`.
@@ -130,7 +128,10 @@ impl StepDerivatives {
                 "the three-term form (eq. 10) needs a BDF1-type step (bdf1 or implicit_euler)",
             ));
         }
-        let mut t1 = triplets_of(&self.dg_dx_prev, 1.0);
+        // A BDF1-type step evaluates the Hessian at x_k only: no rank-one
+        // terms reach ∂g/∂x_{k−1}.
+        debug_assert!(self.dg_dx_prev.rank_one.is_empty());
+        let mut t1 = triplets_of(&self.dg_dx_prev.sparse, 1.0);
         t1.extend(triplets_of(&self.dg_dv_prev, 1.0 / self.h));
         let t2 = triplets_of(&self.dg_dv_prev, -1.0 / self.h);
         Ok((
@@ -255,18 +256,7 @@ impl Simulator {
         let mut tc = Vec::new();
         let m = carried.len;
         let factor;
-        let expands = self.integrator == Integrator::SymplecticEuler || form.b_y != 0.0;
-        if expands
-            && let Some((entries, k)) = self.asm.dense_expansion()
-            && entries > DENSE_EXPANSION_LIMIT
-        {
-            return Err(CoreError::DenseExpansion {
-                integrator: self.integrator.name(),
-                energy: self.model.describe_energy(k),
-                entries,
-                limit: DENSE_EXPANSION_LIMIT,
-            });
-        }
+        let mut rank_one = Vec::new();
         if self.integrator == Integrator::SymplecticEuler {
             // g = M(x − x_{k−1} − h v_{k−1}) + h² ∇E(x_{k−1}; x_{k−1} − h v_{k−1}).
             let x_prev_eval: Vec<f64> = q0.iter().zip(v0).map(|(x, v)| x - h * v).collect();
@@ -279,7 +269,7 @@ impl Simulator {
                 t: t0,
             };
             self.asm
-                .hessian_triplets(&self.model, &s, h * h, &mut txp)?;
+                .hessian_triplets(&self.model, &s, h * h, &mut txp, &mut rank_one)?;
             self.asm
                 .history_triplets(&self.model, &s, h * h, &mut txp)?;
             self.asm
@@ -317,7 +307,8 @@ impl Simulator {
             let ce = form.c_e * form.a_y;
             if form.b_y != 0.0 {
                 // Blocks already filled at this state by the factorized Hessian above.
-                self.asm.last_hessian_triplets(ce * form.b_y, &mut txp);
+                self.asm
+                    .last_hessian_split_triplets(ce * form.b_y, &mut txp, &mut rank_one);
             }
             self.asm.history_triplets(&self.model, &s, ce, &mut txp)?;
             self.asm.param_triplets(&self.model, &s, ce, &mut tp)?;
@@ -332,7 +323,10 @@ impl Simulator {
         Ok(StepDerivatives {
             integrator: self.integrator,
             h,
-            dg_dx_prev: from_triplets(n, n, &txp)?,
+            dg_dx_prev: SparsePlusLowRank {
+                sparse: from_triplets(n, n, &txp)?,
+                rank_one,
+            },
             dg_dv_prev: from_triplets(n, n, &tvp)?,
             dg_dp: from_triplets(n, np, &tp)?,
             dg_dc: from_triplets(n, m, &tc)?,

@@ -3,7 +3,7 @@
 mod derivatives;
 mod potential;
 
-pub use derivatives::{DENSE_EXPANSION_LIMIT, StepDerivatives};
+pub use derivatives::StepDerivatives;
 
 use crate::amg::modes::FreeNodes;
 use crate::assembly::Assembler;

@@ -17,12 +17,10 @@
 //!   as sparse as the surface and the rank-one term stays out of the
 //!   factorization (one extra unknown), so Newton's solves cost what a
 //!   constant-pressure cavity's do, at any size. The dense `3n × 3n`
-//!   block is formed only by derivative checks and, as triplets, when a
-//!   step of implicit midpoint or symplectic Euler is differentiated
-//!   (their `∂g/∂x_{k−1}` holds the Hessian): beyond
-//!   [`pliant_core::DENSE_EXPANSION_LIMIT`] entries, a cavity of 2,000
-//!   nodes, that is a typed error. Implicit Euler's step derivatives never
-//!   form it.
+//!   block is formed only by derivative checks: where a differentiated
+//!   step of implicit midpoint or symplectic Euler puts the Hessian into
+//!   `∂g/∂x_{k−1}`, the term stays a rank-one part of that block
+//!   ([`pliant_core::sparse::SparsePlusLowRank`]).
 //!
 //! Gauge pressures below vacuum (`p < −p_a`) are rejected when the model
 //! is built (for a channel: the lowest value of its schedule). A cavity
