@@ -18,7 +18,11 @@
 //! node positions to `target/fem_block/pliant_n{n}.csv` (z up, grid order
 //! x fastest, then y, then z) for `benches/warp/compare.py`.
 //!
-//! `cargo bench --bench fem_block [-- 5 10 20 40] [--reps 3] [--seconds 0.99] [--dt 0.033] [--default-newton] [--tol N] [--pcg | --no-pcg | --amg] [--parallel-factorization]`
+//! `cargo bench --bench fem_block [-- 5 10 20 40] [--reps 3] [--seconds 0.99] [--dt 0.033] [--default-newton] [--tol N] [--pcg | --no-pcg | --amg] [--parallel-factorization] [--predictor-start]`
+//!
+//! `--predictor-start` starts every Newton solve from the inertial predictor
+//! (`pliant_core::NewtonStart::Predictor`) instead of the lower-potential
+//! rule.
 //!
 //! `--parallel-factorization` lets large factors use faer's parallel kernels
 //! (`pliant_core::linsolve::set_parallel_factorization`; off by default).
@@ -290,6 +294,9 @@ fn main() {
     }
     if args.iter().any(|a| a == "--amg") {
         newton.directions = Directions::Amg;
+    }
+    if args.iter().any(|a| a == "--predictor-start") {
+        newton.start = pliant::core::NewtonStart::Predictor;
     }
     let parallel = args.iter().any(|a| a == "--parallel-factorization");
     pliant::core::linsolve::set_parallel_factorization(parallel);

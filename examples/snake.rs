@@ -33,7 +33,7 @@
 //! `pliant::core::NewtonStart`).
 
 use anyhow::Context;
-use pliant::core::{Integrator, NewtonStart, Simulator};
+use pliant::core::{NewtonStart, Simulator};
 use pliant::shell::vtk::ShellVtkSeries;
 use pliant::soft_snake::gait::{Gait, GaitKind};
 use pliant::soft_snake::{
@@ -61,7 +61,7 @@ fn main() -> anyhow::Result<()> {
     let mut slip: Option<f64> = None;
     let mut shear: Option<f64> = None;
     let mut wave: Option<f64> = None;
-    let mut start = pliant::soft_snake::newton().start;
+    let mut start: Option<NewtonStart> = None;
     let mut it = std::env::args().skip(1);
     let number = |s: Option<String>, what: &str| -> anyhow::Result<f64> {
         s.with_context(|| format!("{what} needs a value"))?
@@ -81,11 +81,11 @@ fn main() -> anyhow::Result<()> {
             "--shear-stiffness" => shear = Some(number(it.next(), "--shear-stiffness")?),
             "--wave" => wave = Some(number(it.next(), "--wave")?),
             "--start" => {
-                start = match it.next().as_deref() {
+                start = Some(match it.next().as_deref() {
                     Some("predictor") => NewtonStart::Predictor,
-                    Some("lower-potential") => NewtonStart::LowerPotential,
+                    Some("lower-potential" | "lower_potential") => NewtonStart::LowerPotential,
                     w => anyhow::bail!("--start takes predictor or lower-potential, not {w:?}"),
-                }
+                })
             }
             "--friction" => {
                 friction = Some(match it.next().as_deref() {
@@ -102,6 +102,10 @@ fn main() -> anyhow::Result<()> {
         }
     }
     if which == "optimize" {
+        anyhow::ensure!(
+            start.is_none(),
+            "--start applies to planar, spatial and drop runs; the optimizer uses pliant::soft_snake::newton()"
+        );
         let mut snake = SoftSnake::default();
         if let Some(a) = amplitude {
             snake.gait.amplitude = a;
@@ -138,7 +142,11 @@ fn main() -> anyhow::Result<()> {
         snake.slip_velocity = slip.unwrap_or(snake.slip_velocity);
         snake.shear_stiffness = shear.unwrap_or(snake.shear_stiffness);
         snake.gait.wave = wave.unwrap_or(snake.gait.wave);
-        run(&snake, start, &out)?;
+        run(
+            &snake,
+            start.unwrap_or(pliant::soft_snake::newton().start),
+            &out,
+        )?;
     }
     Ok(())
 }
@@ -158,13 +166,11 @@ fn point(q: &[f64], n: usize) -> [f64; 3] {
 fn run(snake: &SoftSnake, start: NewtonStart, out: &Path) -> anyhow::Result<()> {
     let dir = out.join(name(snake.gait.kind));
     std::fs::create_dir_all(&dir).with_context(|| dir.display().to_string())?;
-    let scene = snake.build()?;
     let newton = pliant::core::NewtonSettings {
         start,
         ..pliant::soft_snake::newton()
     };
-    let info = scene.info;
-    let mut sim = Simulator::new(scene.model, Integrator::ImplicitEuler, info.dt, newton)?;
+    let (mut sim, info) = snake.build()?.simulator_with(newton)?;
     let n_nodes = sim.model().layout().n_nodes();
     let triangles = info.body.skin_triangles();
     let lines = info.body.lines();

@@ -204,17 +204,10 @@ fn starting_from_the_predictor_rolls_as_far_in_fewer_iterations() {
         ..SoftSnake::default()
     };
     let run = |start: NewtonStart| {
-        let scene = snake.clone().build().unwrap();
-        let (steps, hubs) = (scene.info.steps, scene.info.body.hubs.clone());
         let mut nt = newton();
         nt.start = start;
-        let mut sim = Simulator::new(
-            scene.model,
-            pliant::core::Integrator::ImplicitEuler,
-            snake.dt,
-            nt,
-        )
-        .unwrap();
+        let (mut sim, info) = snake.clone().build().unwrap().simulator_with(nt).unwrap();
+        let (steps, hubs) = (info.steps, info.body.hubs.clone());
         let hub_y = |q: &[f64]| hubs.iter().map(|&h| q[3 * h + 1]).sum::<f64>() / hubs.len() as f64;
         let y0 = hub_y(sim.q());
         let mut iterations = 0;

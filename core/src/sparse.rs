@@ -100,13 +100,6 @@ pub struct SparsePlusLowRank {
 }
 
 impl SparsePlusLowRank {
-    /// A block with no rank-one terms.
-    pub fn from_sparse(sparse: SparseMat) -> Self {
-        Self {
-            sparse,
-            rank_one: Vec::new(),
-        }
-    }
     /// `y += (A + Σ w u uᵀ) x`.
     pub fn mul_add(&self, x: &[f64], y: &mut [f64]) {
         mul_add(&self.sparse, x, y);

@@ -376,8 +376,8 @@ fn a_panicking_guarded_energy_becomes_a_typed_error() {
 }
 
 /// A one-sided log barrier keeping a node's `x` coordinate below a wall `w`:
-/// `E = −κ ln((w − x)/ℓ)`, κ in J, `ℓ` = 1 m; NaN (an invalid state) at or
-/// beyond the wall.
+/// `E = −κ ln((w − x)/ℓ)`, κ in J, `ℓ` = 1 m; +∞ at the wall and NaN (an
+/// invalid state) beyond it.
 #[derive(Debug, Clone)]
 struct WallEl {
     node: [usize; 1],

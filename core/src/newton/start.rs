@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// | scene | `lower_potential` | `predictor` |
 /// |---|---|---|
-/// | 10³-cell block landing on the ground (`cargo bench --bench fem_block -- 10`), Newton iterations per step | 2.67 | 3.93 |
+/// | 10³-cell block landing on the ground (`cargo bench --bench fem_block -- 10 [--predictor-start]`), Newton iterations per step | 2.67 | 3.93 |
 /// | soft snake, planar rolling, dt 5 ms (`cargo run --release --example snake -- planar`) | 7.93 | 4.73 |
 ///
 /// The block is predicted a centimetre into the ground on the step it
@@ -20,6 +20,9 @@ use serde::{Deserialize, Serialize};
 /// closer to the predictor than to the previous state, yet its ground
 /// damping and friction — dissipation potentials, zero at the previous state
 /// — give the previous state the lower potential.
+///
+/// Static solves (`static`: the predictor is the previous state) and the
+/// explicit symplectic Euler (no Newton solve) are the same under either.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NewtonStart {

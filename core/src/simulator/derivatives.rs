@@ -130,7 +130,16 @@ impl StepDerivatives {
         }
         // A BDF1-type step evaluates the Hessian at x_k only: no rank-one
         // terms reach ∂g/∂x_{k−1}.
-        debug_assert!(self.dg_dx_prev.rank_one.is_empty());
+        if !self.dg_dx_prev.rank_one.is_empty() {
+            return Err(CoreError::Inconsistent {
+                field: format!(
+                    "dg_dx_prev of a {} step: {} rank-one terms",
+                    self.integrator.name(),
+                    self.dg_dx_prev.rank_one.len()
+                ),
+                problem: "the three-term form has no place for rank-one terms",
+            });
+        }
         let mut t1 = triplets_of(&self.dg_dx_prev.sparse, 1.0);
         t1.extend(triplets_of(&self.dg_dv_prev, 1.0 / self.h));
         let t2 = triplets_of(&self.dg_dv_prev, -1.0 / self.h);

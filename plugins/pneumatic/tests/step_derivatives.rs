@@ -170,6 +170,21 @@ fn a_large_ideal_gas_cavity_is_differentiated_under_implicit_midpoint() {
     )
     .unwrap();
     sim.step().unwrap();
+    // The gas stays one rank-one term of at most 3n entries (its exact
+    // zeros left out), not a dense block.
+    let p = sim.model().params_at(sim.time());
+    let (q, v, t, k) = (
+        sim.q().to_vec(),
+        sim.v().to_vec(),
+        sim.time(),
+        sim.steps_done(),
+    );
+    let d = sim.step_with(&p, true).unwrap().1.unwrap();
+    assert_eq!(d.dg_dx_prev.rank_one.len(), 1);
+    let entries = d.dg_dx_prev.rank_one[0].vector.len();
+    assert!(entries <= 3 * n && entries > 2 * n, "{entries} entries");
+    assert!(d.dg_dx_prev.sparse.compute_nnz() < 100 * n);
+    sim.set_state(&q, &v, t, k).unwrap();
     let (worst, scale) = compare(&mut sim, &[3 * 17 + 2], 1e-7);
     eprintln!("2,562-node cavity: max |blocks − FD| = {worst:.2e} (scale {scale:.2e})");
     assert!(scale > 0.1, "scale {scale}");

@@ -235,12 +235,11 @@ impl SoftSnake {
 impl SnakeScene {
     /// The simulator at release, and the scene's description.
     pub fn simulator(self) -> Result<(Simulator, SnakeInfo)> {
-        let sim = Simulator::new(
-            self.model,
-            Integrator::ImplicitEuler,
-            self.info.dt,
-            newton(),
-        )?;
+        self.simulator_with(newton())
+    }
+    /// [`SnakeScene::simulator`] with other Newton settings.
+    pub fn simulator_with(self, newton: NewtonSettings) -> Result<(Simulator, SnakeInfo)> {
+        let sim = Simulator::new(self.model, Integrator::ImplicitEuler, self.info.dt, newton)?;
         Ok((sim, self.info))
     }
 }
@@ -248,7 +247,8 @@ impl SnakeScene {
 /// Newton settings of the snake: default tolerances, up to four step
 /// halvings when a step fails, and each step started from the inertial
 /// predictor ([`NewtonStart::Predictor`]: 4.7 Newton iterations per step
-/// instead of 7.9 while rolling at dt = 5 ms, the same speed to 0.3 %).
+/// instead of 7.9 while rolling at dt = 5 ms; planar Vy 8.33 against 8.32
+/// cm/s at 5 ms and 8.23 against 8.35 at 10 ms, `docs/benchmarks.md`).
 pub fn newton() -> NewtonSettings {
     NewtonSettings {
         max_iterations: 60,
