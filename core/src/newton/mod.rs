@@ -14,7 +14,7 @@ pub use directions::{
 
 pub use start::NewtonStart;
 
-use floors::{hessian_max, noise_floor, state_resolution};
+use floors::{hessian_floors, noise_floor};
 #[cfg(test)]
 pub(crate) use pcg::hessian_mul;
 use pcg::pcg;
@@ -61,8 +61,8 @@ pub enum HessianStrategy {
 #[serde(default, deny_unknown_fields)]
 pub struct NewtonSettings {
     /// Maximum iterations per step. The default 50 is for time steps, which
-    /// start from the previous state (a few to 20 iterations in the papers'
-    /// scenes); a static solve from the rest shape under a large load, or
+    /// start from the inertial predictor or the previous state (see
+    /// [`NewtonStart`]; a few to 20 iterations in the papers' scenes); a static solve from the rest shape under a large load, or
     /// a very large step, can need more (a 3,072-tet column under gravity
     /// took 84): raise it, or use `max_step_halvings`.
     pub max_iterations: usize,
@@ -287,7 +287,7 @@ pub(crate) struct NewtonFailure {
 }
 
 /// The largest Hessian entry and, in N, the residual's round-off floor and
-/// the state's resolution (see [`noise_floor`], [`state_resolution`]) for
+/// the state's resolution (see [`noise_floor`], [`hessian_floors`]) for
 /// the Hessian `h` at `x`.
 fn floors_at(
     h: SparseColMatRef<'_, usize, f64>,
@@ -295,12 +295,12 @@ fn floors_at(
     free: &[usize],
     fscale: f64,
 ) -> (f64, f64, f64) {
-    let h_max = hessian_max(h, free.len());
+    let (h_max, resolution) = hessian_floors(h, x, free);
     let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
     (
         h_max,
         noise_floor(h_max, x_scale, free.len()) * fscale,
-        state_resolution(h, x, free) * fscale,
+        resolution * fscale,
     )
 }
 
@@ -317,7 +317,7 @@ fn inf_norm(v: &[f64]) -> f64 {
 
 /// Factorizes the Hessian following `strategy` (see [`HessianStrategy`]);
 /// `last_shift` carries the last successful diagonal shift between
-/// iterations; `h_max` and `resolution` (see [`state_resolution`]) are
+/// iterations; `h_max` and `resolution` (see [`hessian_floors`]) are
 /// those of the exact (or projected) Hessian.
 #[allow(clippy::too_many_arguments)]
 fn direction_factor(
@@ -334,8 +334,7 @@ fn direction_factor(
     let mut h = pot
         .hessian(x, strategy == HessianStrategy::Project)
         .map_err(|e| e.to_string())?;
-    *h_max = hessian_max(h, free.len());
-    *resolution = state_resolution(h, x, free);
+    (*h_max, *resolution) = hessian_floors(h, x, free);
     if let Ok(f) = solver.factor(h) {
         return Ok(f);
     }
