@@ -8,47 +8,25 @@
 
 use pliant::core::{Integrator, ModelBuilder, NewtonSettings, ParamChannel, Simulator};
 use pliant::environment::{Spring, Springs};
+use pliant::mesh::SurfaceMesh;
 use pliant::optim::{AverageVelocity, Gait, Motor, Objective, Shooting};
 use pliant::pneumatic::{ATMOSPHERE, Cavity, Gas, Quantity};
 
-/// A 10 cm box of gas held by springs between every pair of corners,
-/// corner 0 fixed, in a near vacuum (100 Pa ambient); its amount of gas is
-/// channel `n` (mol), none at first (the gait pumps it in: 0.004 mol is
-/// about a tenth of an atmosphere in the box).
-fn gas_box(integrator: Integrator, h: f64) -> Simulator {
-    let a = 0.1;
-    let corners = [
-        [0.0, 0.0, 0.0],
-        [a, 0.0, 0.0],
-        [a, a, 0.0],
-        [0.0, a, 0.0],
-        [0.0, 0.0, a],
-        [a, 0.0, a],
-        [a, a, a],
-        [0.0, a, a],
-    ];
-    let triangles = vec![
-        [0, 2, 1],
-        [0, 3, 2],
-        [4, 5, 6],
-        [4, 6, 7],
-        [0, 1, 5],
-        [0, 5, 4],
-        [1, 2, 6],
-        [1, 6, 5],
-        [2, 3, 7],
-        [2, 7, 6],
-        [3, 0, 4],
-        [3, 4, 7],
-    ];
+/// A ball of gas (an icosahedron of radius 6 cm) held by springs between
+/// every pair of its 12 vertices, vertex 0 fixed, in a near vacuum (100 Pa
+/// ambient); its amount of gas is channel `n` (mol), none at first (the
+/// gait pumps it in: 0.004 mol is about a tenth of an atmosphere here).
+fn gas_ball(integrator: Integrator, h: f64) -> Simulator {
+    let ball = SurfaceMesh::icosphere(0.06, [0.0; 3], 0);
     let mut b = ModelBuilder::new(3).unwrap();
-    for c in corners {
-        b.add_node(&c, 0.01).unwrap();
+    for c in &ball.vertices {
+        b.add_node(c, 0.01).unwrap();
     }
     b.fix_node(0).unwrap();
+    let n = ball.vertices.len();
     let mut springs = vec![];
-    for i in 0..8 {
-        for j in i + 1..8 {
+    for i in 0..n {
+        for j in i + 1..n {
             springs.push(Spring {
                 nodes: [i, j],
                 stiffness: 2e4,
@@ -58,7 +36,7 @@ fn gas_box(integrator: Integrator, h: f64) -> Simulator {
     }
     b.add(Springs::new(springs));
     b.add_param(ParamChannel::control("n", 0.0)).unwrap();
-    let mut cavity = Cavity::ideal_gas(triangles, ATMOSPHERE).with_ambient(100.0);
+    let mut cavity = Cavity::ideal_gas(ball.triangles, ATMOSPHERE).with_ambient(100.0);
     cavity.gas = Some(Gas {
         amount: Some(Quantity::Channel("n".into())),
         pressure_at_rest: None,
@@ -80,7 +58,7 @@ fn gas_cavity_rollout_gradients_match_finite_differences_under_midpoint_and_symp
         (Integrator::ImplicitMidpoint, 2e-3, 4),
         (Integrator::SymplecticEuler, 2e-4, 20),
     ] {
-        let sim = gas_box(integrator, h);
+        let sim = gas_ball(integrator, h);
         let gait = Gait {
             motors: vec![Motor {
                 name: "n".into(),
