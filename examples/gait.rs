@@ -13,8 +13,11 @@
 //! lengths per minute (the paper's Table I: Tripod 6.1, Puppy 8.6 in
 //! simulation) into `out/<name>/`.
 //!
-//! `cargo run --release --example gait -- tripod [--iters N] [--out out]`
-//! (N = 10, or 30 for `incline`)
+//! `cargo run --release --example gait -- tripod [--iters N] [--out out] [--refine R]`
+//! (N = 10, or 30 for `incline`). `--refine R` (`tripod` and `puppy`)
+//! splits each 1 cm voxel of the robot into R³ cubes — the mesh
+//! convergence of the gait (`docs/results.md`); the output then goes to
+//! `out/<name>_refinedR/`.
 
 use anyhow::Context;
 use pliant::gait::GaitSetup;
@@ -26,6 +29,7 @@ struct Args {
     which: String,
     iters: Option<u64>,
     out: PathBuf,
+    refine: usize,
 }
 
 fn args() -> anyhow::Result<Args> {
@@ -33,12 +37,14 @@ fn args() -> anyhow::Result<Args> {
         which: "tripod".into(),
         iters: None,
         out: "out".into(),
+        refine: 1,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
             "--iters" => a.iters = Some(it.next().context("--iters N")?.parse()?),
             "--out" => a.out = it.next().context("--out DIR")?.into(),
+            "--refine" => a.refine = it.next().context("--refine R")?.parse()?,
             w => a.which = w.to_string(),
         }
     }
@@ -99,13 +105,40 @@ fn main() -> anyhow::Result<()> {
     pliant::init();
     env_logger::init();
     let a = args()?;
+    if a.refine != 1 && !matches!(a.which.as_str(), "tripod" | "puppy") {
+        anyhow::bail!(
+            "--refine applies to `tripod` and `puppy` only, not `{}`",
+            a.which
+        );
+    }
     match a.which.as_str() {
         "tripod" => {
-            let s = GaitSetup::tripod_walk()?;
+            let mut s = GaitSetup::tripod_walk()?;
+            if a.refine > 1 {
+                let robot = pliant::robots::Robot::tripod_with(&pliant::robots::TripodGeometry {
+                    refinement: a.refine,
+                    ..Default::default()
+                })?;
+                s.robot = pliant::gait::GaitRobot::from_robot(
+                    &robot,
+                    [0.0, 0.0, -9.81],
+                    pliant::gait::table_friction(),
+                )?;
+                s.name = format!("tripod_walk_refined{}", a.refine);
+            }
             run(&s, &s.default_z0()?, a.iters.unwrap_or(10), &a.out)?;
         }
         "puppy" => {
-            let s = GaitSetup::puppy_walk(true)?;
+            let mut s = GaitSetup::puppy_walk(true)?;
+            if a.refine > 1 {
+                let robot = pliant::robots::Robot::puppy_refined(a.refine)?;
+                s.robot = pliant::gait::GaitRobot::from_robot(
+                    &robot,
+                    [0.0, 0.0, -9.81],
+                    pliant::gait::table_friction(),
+                )?;
+                s.name = format!("puppy_walk_refined{}", a.refine);
+            }
             run(&s, &s.default_z0()?, a.iters.unwrap_or(10), &a.out)?;
         }
         "turn" => {

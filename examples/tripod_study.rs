@@ -8,7 +8,8 @@
 //! cocontracted, the motors compress the center leg so that it no longer
 //! contacts the ground." This example builds each plausible reading as a
 //! scene ([`pliant::robots::TripodGeometry`]: which way "left/right" is
-//! relative to the direction of travel, leg thickness and height) and each
+//! relative to the direction of travel, leg thickness and height, and the
+//! mesh: `*_fine` on 5 mm voxels, `*_finer` on 3.3 mm) and each
 //! friction law, and optimizes every one through the generic gait path
 //! with the same budget: the paper's layout (24 + 2 × 72 steps of 33 ms,
 //! four keyframes), the target of 8 body lengths per minute, N
@@ -139,9 +140,48 @@ fn variants() -> Vec<Variant> {
             table_friction(),
         ),
         v(
+            "lengthwise_fine",
+            "as lengthwise, on 5 mm voxels (each 1 cm voxel split in 8)",
+            TripodGeometry {
+                refinement: 2,
+                ..base.clone()
+            },
+            table_friction(),
+        ),
+        v(
+            "lengthwise_finer",
+            "as lengthwise, on 3.3 mm voxels (each 1 cm voxel split in 27)",
+            TripodGeometry {
+                refinement: 3,
+                ..base.clone()
+            },
+            table_friction(),
+        ),
+        v(
+            "sideways_fine",
+            "as sideways, on 5 mm voxels",
+            TripodGeometry {
+                refinement: 2,
+                ..geo(true, 2, 3)
+            },
+            table_friction(),
+        ),
+        v(
             "lengthwise_lagged",
             "as lengthwise, the paper's lagged friction (mu = 100 /m)",
             base.clone(),
+            Friction::LaggedQuadratic {
+                mu: 100.0,
+                mu_axis: None,
+            },
+        ),
+        v(
+            "lengthwise_lagged_fine",
+            "as lengthwise_lagged, on 5 mm voxels",
+            TripodGeometry {
+                refinement: 2,
+                ..base.clone()
+            },
             Friction::LaggedQuadratic {
                 mu: 100.0,
                 mu_axis: None,

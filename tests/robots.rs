@@ -209,3 +209,105 @@ fn every_tripod_reading_builds_with_its_masses_and_bound_cables() {
         assert!(Robot::tripod_with(&bad).is_err(), "{bad:?}");
     }
 }
+
+#[test]
+fn refined_robots_keep_their_shape_masses_and_contact_pressure() {
+    use pliant::robots::{CONTACT_STIFFNESS, MAX_REFINEMENT, TripodGeometry};
+    let volume = |r: &Robot| -> f64 {
+        r.mesh
+            .tets
+            .iter()
+            .map(|t| {
+                let [a, b, c, d] = t.map(|i| r.mesh.nodes[i]);
+                let e = |p: [f64; 3]| [p[0] - a[0], p[1] - a[1], p[2] - a[2]];
+                let (u, v, w) = (e(b), e(c), e(d));
+                (u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0])
+                    + u[2] * (v[0] * w[1] - v[1] * w[0]))
+                    .abs()
+                    / 6.0
+            })
+            .sum()
+    };
+    for (coarse, fine) in [
+        (
+            Robot::tripod().unwrap(),
+            Robot::tripod_with(&TripodGeometry {
+                refinement: 2,
+                ..TripodGeometry::default()
+            })
+            .unwrap(),
+        ),
+        (Robot::puppy().unwrap(), Robot::puppy_refined(2).unwrap()),
+    ] {
+        assert_eq!(fine.mesh.tets.len(), 8 * coarse.mesh.tets.len());
+        assert!(
+            (volume(&fine) - volume(&coarse)).abs() < 1e-15,
+            "{}",
+            fine.name
+        );
+        let platform = |r: &Robot| r.platform.as_ref().unwrap().tets.len();
+        assert_eq!(platform(&fine), 8 * platform(&coarse), "{}", fine.name);
+        assert_eq!(coarse.contact_stiffness, CONTACT_STIFFNESS);
+        assert_eq!(fine.contact_stiffness, CONTACT_STIFFNESS / 4.0);
+        let (m, _) = fine
+            .actuated(0.001, [0.0, 0.0, -9.81], table_friction())
+            .unwrap();
+        assert!((m.total_mass() - coarse.body_mass - coarse.motor_mass).abs() < 1e-12);
+        assert_eq!(fine.cables.len(), coarse.cables.len());
+    }
+    for r in [0, MAX_REFINEMENT + 1] {
+        assert!(Robot::puppy_refined(r).is_err(), "refinement {r}");
+        let g = TripodGeometry {
+            refinement: r,
+            ..TripodGeometry::default()
+        };
+        assert!(Robot::tripod_with(&g).is_err(), "refinement {r}");
+    }
+}
+
+/// How far (m, along x) the Tripod's top moves against its feet when it
+/// stands on the table under gravity tilted by 10° along x: each leg
+/// carries its share of a lateral load of `m g sin 10°` (0.116 N) in shear
+/// and bending, held at the feet by friction.
+fn lean_under_lateral_load(robot: &Robot) -> f64 {
+    let a = 10f64.to_radians();
+    let g = [9.81 * a.sin(), 0.0, -9.81 * a.cos()];
+    let model = robot.on_ground(0.0005, g, table_friction()).unwrap();
+    let feet = robot.mesh.nodes_where(|x| x[2] < 1e-9);
+    let top = robot.mesh.nodes_where(|x| x[2] > 0.05 - 1e-9);
+    let mut sim = Simulator::new(model, Integrator::Bdf1, 0.033, NewtonSettings::fast()).unwrap();
+    let mean_x = |sim: &Simulator, nodes: &[usize]| {
+        nodes
+            .iter()
+            .map(|&n| sim.model().node_position(sim.q(), n)[0])
+            .sum::<f64>()
+            / nodes.len() as f64
+    };
+    let rest = mean_x(&sim, &top) - mean_x(&sim, &feet);
+    for _ in 0..45 {
+        sim.step().unwrap(); // 1.5 s
+    }
+    mean_x(&sim, &top) - mean_x(&sim, &feet) - rest
+}
+
+#[test]
+fn one_centimetre_voxels_make_the_tripods_legs_too_stiff() {
+    use pliant::robots::TripodGeometry;
+    // Linear tetrahedra two voxels across a leg lock in bending: the same
+    // lateral load leans the body further on 5 mm voxels (measured
+    // 1.94e-4 / 2.52e-4 / 2.80e-4 m on 10 / 5 / 3.3 mm voxels), which is
+    // why the gaits are compared across meshes in docs/results.md.
+    let coarse = lean_under_lateral_load(&Robot::tripod().unwrap());
+    let fine = lean_under_lateral_load(
+        &Robot::tripod_with(&TripodGeometry {
+            refinement: 2,
+            ..TripodGeometry::default()
+        })
+        .unwrap(),
+    );
+    eprintln!(
+        "lean under a lateral load: {coarse:.3e} m on 1 cm voxels, {fine:.3e} m on 5 mm voxels"
+    );
+    assert!(coarse > 5e-5, "the legs lean with the load ({coarse} m)");
+    assert!(fine > 1.15 * coarse, "{fine} m against {coarse} m");
+}

@@ -25,6 +25,16 @@
 //! the platform a co-contracted leg lifts off the ground, as the paper's
 //! Puppy raises its hind leg, and the Puppy can trot and turn.
 //!
+//! **Mesh.** 1 cm voxels, like the paper's coarse meshes, by default;
+//! [`TripodGeometry::refinement`] and [`Robot::puppy_refined`] split each
+//! voxel into `r³` cubes (contact stiffness per node divided by `r²`).
+//! Two voxels across a leg lock in bending: under the same lateral load the
+//! Tripod's legs lean 1.30× further on 5 mm voxels and 1.44× on 3.3 mm
+//! (`tests/robots.rs`). The Puppy's optimized trot does not notice (9.06
+//! against 9.10 body lengths/min on 5 mm voxels); the Tripod's gait does
+//! (3.6–3.7 against 1.3), so its results are quoted on the finer meshes
+//! (`docs/results.md`).
+//!
 //! Material: E = 50 kPa, ν = 0.3 — the order of magnitude of the
 //! FlexFoam-iT! III polyurethane foam the robots are cast from (soft
 //! open-cell foams have moduli of tens of kPa and small Poisson's ratios); the
@@ -136,6 +146,10 @@ pub struct TripodGeometry {
     /// Height above the ground of the cables' lower ends, m (default
     /// 0.005: half a voxel above the foot; 0.001 reaches the foot's tip).
     pub cable_anchor_height: f64,
+    /// Each 1 cm voxel split into `refinement³` cubes (default 1): the same
+    /// shapes, masses, platform and cable routes on a finer mesh, for mesh
+    /// convergence of gaits.
+    pub refinement: usize,
 }
 
 impl TripodGeometry {
@@ -149,6 +163,7 @@ impl TripodGeometry {
             middle_reach: 0,
             middle_foot_width: 4,
             cable_anchor_height: 0.5 * H,
+            refinement: 1,
         }
     }
 }
@@ -197,6 +212,10 @@ pub struct Robot {
     pub cables: Vec<CableRoute>,
     /// Length along x, m.
     pub length: f64,
+    /// Ground contact stiffness of each boundary node, N/m
+    /// ([`CONTACT_STIFFNESS`] on 1 cm voxels, divided by `r²` on voxels
+    /// split `r` times, so the contact pressure per area stays the same).
+    pub contact_stiffness: f64,
 }
 
 const H: f64 = 0.01;
@@ -207,6 +226,13 @@ pub(crate) const VOXEL: f64 = H;
 /// leg (E A / L = 5·10⁴ Pa · 4 cm² / 3 cm ≈ 670 N/m), so the braided line is
 /// nearly inextensible against the foam yet Newton stays well conditioned.
 pub const CABLE_STIFFNESS: f64 = 2000.0;
+
+/// Most splits of a 1 cm voxel per axis in the paper robots' meshes (4:
+/// 2.5 mm voxels, 64 × the tetrahedra).
+pub const MAX_REFINEMENT: usize = 4;
+
+/// Ground contact stiffness of each boundary node of a 1 cm voxel mesh, N/m.
+pub const CONTACT_STIFFNESS: f64 = 2000.0;
 
 fn leg_cables(name: &str, x0: f64, x1: f64, y: f64, half_spacing: f64) -> Vec<CableRoute> {
     leg_cables_with(name, [x0, x1], y, half_spacing, 3.0 * H)
@@ -257,16 +283,18 @@ impl Robot {
             || !(g.middle_foot_width == 2 || g.middle_foot_width == 4)
             || (g.sideways && g.middle_foot_width != 4)
             || !(g.cable_anchor_height > 0.0 && g.cable_anchor_height < H)
+            || !(1..=MAX_REFINEMENT).contains(&g.refinement)
         {
             return Err(ScenarioError::Spec {
                 origin: "tripod geometry".into(),
                 field: "leg_thickness, leg_height, middle_reach, middle_foot_width, \
-                        cable_anchor_height"
+                        cable_anchor_height, refinement"
                     .into(),
                 message: format!(
                     "{g:?}: legs are 1–4 voxels thick and 2–5 voxels high, the outer legs at \
                      least 2 voxels high, the middle foot 2 or 4 voxels wide (4 when sideways), \
-                     and the cables start between 0 and 1 voxel above the ground"
+                     the cables start between 0 and 1 voxel above the ground, and each voxel \
+                     is split 1 to {MAX_REFINEMENT} times"
                 ),
             });
         }
@@ -329,7 +357,12 @@ impl Robot {
         for c in &mut cables {
             c.points[0][2] = g.cable_anchor_height;
         }
-        let mesh = TetMesh::from_voxel_boxes(&boxes, H, [0.0; 3])?;
+        let r = g.refinement as i64;
+        let boxes: Vec<([i64; 3], [i64; 3])> = boxes
+            .iter()
+            .map(|(a, b)| (a.map(|v| v * r), b.map(|v| v * r)))
+            .collect();
+        let mesh = TetMesh::from_voxel_boxes(&boxes, H / r as f64, [0.0; 3])?;
         let (lo, hi, axis) = motors_at;
         let (motor_nodes, platform) = motor_assembly_along(&mesh, top as f64 * H, lo, hi, axis);
         Ok(Robot {
@@ -341,19 +374,36 @@ impl Robot {
             motor_nodes,
             platform: Some(platform),
             length: 14.0 * H,
+            contact_stiffness: CONTACT_STIFFNESS / (r * r) as f64,
         })
     }
 
     /// The Puppy (13 cm, 90 g body, 140 g motors, 8 cables).
     pub fn puppy() -> Result<Self> {
+        Self::puppy_refined(1)
+    }
+
+    /// The Puppy with each 1 cm voxel split into `refinement³` cubes (the
+    /// same shape, masses, platform and cable routes; contact stiffness per
+    /// node divided by `refinement²`).
+    pub fn puppy_refined(refinement: usize) -> Result<Self> {
+        if !(1..=MAX_REFINEMENT).contains(&refinement) {
+            return Err(ScenarioError::Spec {
+                origin: "puppy".into(),
+                field: "refinement".into(),
+                message: format!("{refinement}: each voxel is split 1 to {MAX_REFINEMENT} times"),
+            });
+        }
+        let r = refinement as i64;
         let boxes = [
             ([0, 0, 3], [13, 8, 5]),  // body
             ([0, 0, 0], [2, 2, 3]),   // rear right
             ([0, 6, 0], [2, 8, 3]),   // rear left
             ([11, 0, 0], [13, 2, 3]), // front right
             ([11, 6, 0], [13, 8, 3]), // front left
-        ];
-        let mesh = TetMesh::from_voxel_boxes(&boxes, H, [0.0; 3])?;
+        ]
+        .map(|(a, b): ([i64; 3], [i64; 3])| (a.map(|v| v * r), b.map(|v| v * r)));
+        let mesh = TetMesh::from_voxel_boxes(&boxes, H / r as f64, [0.0; 3])?;
         let (motor_nodes, platform) = motor_assembly(&mesh, 5.0 * H, 2.0 * H, 11.0 * H);
         let mut cables = Vec::new();
         for (name, x0, y) in [
@@ -373,6 +423,7 @@ impl Robot {
             platform: Some(platform),
             cables,
             length: 13.0 * H,
+            contact_stiffness: CONTACT_STIFFNESS / (r * r) as f64,
         })
     }
 
@@ -521,7 +572,7 @@ impl Robot {
             &[0.0; 3],
             &[0.0, 0.0, 1.0],
             NormalLaw::Quadratic {
-                stiffness: 2000.0,
+                stiffness: self.contact_stiffness,
                 smoothing: 1e-4,
             },
             Some(friction),
