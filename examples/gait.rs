@@ -101,6 +101,22 @@ fn load_z(out: &Path, name: &str) -> anyhow::Result<Vec<f64>> {
     Ok(serde_json::from_value(v["z"].clone())?)
 }
 
+/// `setup` with its robot replaced by `robot` (the same robot on voxels
+/// split `refine` times), on the same table, writing to `<name>_refinedR`.
+fn on_finer_mesh(
+    setup: &mut GaitSetup,
+    robot: &pliant::robots::Robot,
+    refine: usize,
+) -> anyhow::Result<()> {
+    setup.robot = pliant::gait::GaitRobot::from_robot(
+        robot,
+        [0.0, 0.0, -9.81],
+        pliant::gait::table_friction(),
+    )?;
+    setup.name = format!("{}_refined{refine}", setup.name);
+    Ok(())
+}
+
 fn main() -> anyhow::Result<()> {
     pliant::init();
     env_logger::init();
@@ -114,30 +130,20 @@ fn main() -> anyhow::Result<()> {
     match a.which.as_str() {
         "tripod" => {
             let mut s = GaitSetup::tripod_walk()?;
-            if a.refine > 1 {
+            if a.refine != 1 {
                 let robot = pliant::robots::Robot::tripod_with(&pliant::robots::TripodGeometry {
                     refinement: a.refine,
                     ..Default::default()
                 })?;
-                s.robot = pliant::gait::GaitRobot::from_robot(
-                    &robot,
-                    [0.0, 0.0, -9.81],
-                    pliant::gait::table_friction(),
-                )?;
-                s.name = format!("tripod_walk_refined{}", a.refine);
+                on_finer_mesh(&mut s, &robot, a.refine)?;
             }
             run(&s, &s.default_z0()?, a.iters.unwrap_or(10), &a.out)?;
         }
         "puppy" => {
             let mut s = GaitSetup::puppy_walk(true)?;
-            if a.refine > 1 {
+            if a.refine != 1 {
                 let robot = pliant::robots::Robot::puppy_refined(a.refine)?;
-                s.robot = pliant::gait::GaitRobot::from_robot(
-                    &robot,
-                    [0.0, 0.0, -9.81],
-                    pliant::gait::table_friction(),
-                )?;
-                s.name = format!("puppy_walk_refined{}", a.refine);
+                on_finer_mesh(&mut s, &robot, a.refine)?;
             }
             run(&s, &s.default_z0()?, a.iters.unwrap_or(10), &a.out)?;
         }
