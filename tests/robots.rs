@@ -213,21 +213,6 @@ fn every_tripod_reading_builds_with_its_masses_and_bound_cables() {
 #[test]
 fn refined_robots_keep_their_shape_masses_and_contact_pressure() {
     use pliant::robots::{CONTACT_STIFFNESS, MAX_REFINEMENT, TripodGeometry};
-    let volume = |r: &Robot| -> f64 {
-        r.mesh
-            .tets
-            .iter()
-            .map(|t| {
-                let [a, b, c, d] = t.map(|i| r.mesh.nodes[i]);
-                let e = |p: [f64; 3]| [p[0] - a[0], p[1] - a[1], p[2] - a[2]];
-                let (u, v, w) = (e(b), e(c), e(d));
-                (u[0] * (v[1] * w[2] - v[2] * w[1]) - u[1] * (v[0] * w[2] - v[2] * w[0])
-                    + u[2] * (v[0] * w[1] - v[1] * w[0]))
-                    .abs()
-                    / 6.0
-            })
-            .sum()
-    };
     for (coarse, fine) in [
         (
             Robot::tripod().unwrap(),
@@ -241,7 +226,7 @@ fn refined_robots_keep_their_shape_masses_and_contact_pressure() {
     ] {
         assert_eq!(fine.mesh.tets.len(), 8 * coarse.mesh.tets.len());
         assert!(
-            (volume(&fine) - volume(&coarse)).abs() < 1e-15,
+            (fine.mesh.volume() - coarse.mesh.volume()).abs() < 1e-15,
             "{}",
             fine.name
         );
