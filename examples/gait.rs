@@ -13,11 +13,12 @@
 //! lengths per minute (the paper's Table I: Tripod 6.1, Puppy 8.6 in
 //! simulation) into `out/<name>/`.
 //!
-//! `cargo run --release --example gait -- tripod [--iters N] [--out out] [--refine R]`
+//! `cargo run --release --example gait -- tripod [--iters N] [--out out] [--refine R] [--mu MU]`
 //! (N = 10, or 30 for `incline`). `--refine R` (`tripod` and `puppy`)
 //! splits each 1 cm voxel of the robot into R³ cubes — the mesh
 //! convergence of the gait (`docs/results.md`); the output then goes to
-//! `out/<name>_refinedR/`.
+//! `out/<name>_refinedR/`. `--mu MU` (`tripod` and `puppy`) puts the robot
+//! on a table of Coulomb friction MU instead of 0.6 (`out/<name>_muMU/`).
 
 use anyhow::Context;
 use pliant::gait::GaitSetup;
@@ -30,6 +31,7 @@ struct Args {
     iters: Option<u64>,
     out: PathBuf,
     refine: usize,
+    mu: Option<f64>,
 }
 
 fn args() -> anyhow::Result<Args> {
@@ -38,6 +40,7 @@ fn args() -> anyhow::Result<Args> {
         iters: None,
         out: "out".into(),
         refine: 1,
+        mu: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -45,6 +48,7 @@ fn args() -> anyhow::Result<Args> {
             "--iters" => a.iters = Some(it.next().context("--iters N")?.parse()?),
             "--out" => a.out = it.next().context("--out DIR")?.into(),
             "--refine" => a.refine = it.next().context("--refine R")?.parse()?,
+            "--mu" => a.mu = Some(it.next().context("--mu MU")?.parse()?),
             w => a.which = w.to_string(),
         }
     }
@@ -101,19 +105,30 @@ fn load_z(out: &Path, name: &str) -> anyhow::Result<Vec<f64>> {
     Ok(serde_json::from_value(v["z"].clone())?)
 }
 
-/// `setup` with its robot replaced by `robot` (the same robot on voxels
-/// split `refine` times), on the same table, writing to `<name>_refinedR`.
-fn on_finer_mesh(
+/// `setup` with its robot replaced by `robot` (the same robot, on voxels
+/// split `a.refine` times) on a table of Coulomb friction `a.mu` (default
+/// [`pliant::gait::table_friction`]), writing to `<name>_refinedR` and/or
+/// `<name>_muMU`.
+fn on_variant(
     setup: &mut GaitSetup,
     robot: &pliant::robots::Robot,
-    refine: usize,
+    a: &Args,
 ) -> anyhow::Result<()> {
-    setup.robot = pliant::gait::GaitRobot::from_robot(
-        robot,
-        [0.0, 0.0, -9.81],
-        pliant::gait::table_friction(),
-    )?;
-    setup.name = format!("{}_refined{refine}", setup.name);
+    let friction = match a.mu {
+        Some(mu) => pliant::environment::Friction::SmoothCoulomb {
+            mu,
+            mu_axis: None,
+            slip_velocity: 1e-3,
+        },
+        None => pliant::gait::table_friction(),
+    };
+    setup.robot = pliant::gait::GaitRobot::from_robot(robot, [0.0, 0.0, -9.81], friction)?;
+    if a.refine != 1 {
+        setup.name = format!("{}_refined{}", setup.name, a.refine);
+    }
+    if let Some(mu) = a.mu {
+        setup.name = format!("{}_mu{mu}", setup.name);
+    }
     Ok(())
 }
 
@@ -121,29 +136,29 @@ fn main() -> anyhow::Result<()> {
     pliant::init();
     env_logger::init();
     let a = args()?;
-    if a.refine != 1 && !matches!(a.which.as_str(), "tripod" | "puppy") {
+    if (a.refine != 1 || a.mu.is_some()) && !matches!(a.which.as_str(), "tripod" | "puppy") {
         anyhow::bail!(
-            "--refine applies to `tripod` and `puppy` only, not `{}`",
+            "--refine and --mu apply to `tripod` and `puppy` only, not `{}`",
             a.which
         );
     }
     match a.which.as_str() {
         "tripod" => {
             let mut s = GaitSetup::tripod_walk()?;
-            if a.refine != 1 {
+            if a.refine != 1 || a.mu.is_some() {
                 let robot = pliant::robots::Robot::tripod_with(&pliant::robots::TripodGeometry {
                     refinement: a.refine,
                     ..Default::default()
                 })?;
-                on_finer_mesh(&mut s, &robot, a.refine)?;
+                on_variant(&mut s, &robot, &a)?;
             }
             run(&s, &s.default_z0()?, a.iters.unwrap_or(10), &a.out)?;
         }
         "puppy" => {
             let mut s = GaitSetup::puppy_walk(true)?;
-            if a.refine != 1 {
+            if a.refine != 1 || a.mu.is_some() {
                 let robot = pliant::robots::Robot::puppy_refined(a.refine)?;
-                on_finer_mesh(&mut s, &robot, a.refine)?;
+                on_variant(&mut s, &robot, &a)?;
             }
             run(&s, &s.default_z0()?, a.iters.unwrap_or(10), &a.out)?;
         }

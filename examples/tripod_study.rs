@@ -22,12 +22,20 @@
 //! `--random-seeds K` adds K seeds of random keyframes within the bounds
 //! (a fixed-seed generator, the same on every run).
 //!
-//! `cargo run --release --example tripod_study [-- --iters N] [--out out] [--only TAG] [--random-seeds K]`
+//! `--target V` sets the target speed (body lengths/min, default 8).
+//! `--mu MU` replaces every reading's friction by Coulomb's with
+//! coefficient MU, `--foam-e PA` its foam's Young's modulus.
+//! `--refine R` puts every reading on voxels split `R` times (`R = 2`:
+//! 5 mm); `--trot-only` skips the mirrored seed; `--only` takes a
+//! comma-separated list of tags.
+//!
+//! `cargo run --release --example tripod_study [-- --iters N] [--out out] [--only TAG[,TAG]] [--random-seeds K] [--refine R] [--trot-only] [--target V] [--mu MU] [--foam-e PA]`
 
 use anyhow::Context;
 use pliant::environment::Friction;
+use pliant::fem::Material;
 use pliant::gait::{ActuatorMap, Checkpoints, GaitRobot, GaitSetup, optimize_gait, table_friction};
-use pliant::robots::{Robot, TripodGeometry};
+use pliant::robots::{FOAM_E, FOAM_NU, Robot, TripodGeometry};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -36,6 +44,19 @@ struct Variant {
     what: &'static str,
     geometry: TripodGeometry,
     friction: Friction,
+    /// The foam's Young's modulus, Pa (the paper does not give its fitted
+    /// value; `robots::FOAM_E` by default).
+    foam_e: f64,
+}
+
+/// Smoothed Coulomb friction of coefficient `mu` ([`table_friction`]'s
+/// law and slip velocity).
+fn coulomb(mu: f64) -> Friction {
+    Friction::SmoothCoulomb {
+        mu,
+        mu_axis: None,
+        slip_velocity: 1e-3,
+    }
 }
 
 fn variants() -> Vec<Variant> {
@@ -55,6 +76,11 @@ fn variants() -> Vec<Variant> {
         what,
         geometry,
         friction,
+        foam_e: FOAM_E,
+    };
+    let foam = |tag, what, foam_e| Variant {
+        foam_e,
+        ..v(tag, what, base.clone(), table_friction())
     };
     vec![
         v(
@@ -73,6 +99,12 @@ fn variants() -> Vec<Variant> {
             "lengthwise_tall",
             "as lengthwise, 4 cm legs",
             geo(false, 2, 4),
+            table_friction(),
+        ),
+        v(
+            "lengthwise_taller",
+            "as lengthwise, 5 cm legs",
+            geo(false, 2, 5),
             table_friction(),
         ),
         v(
@@ -188,6 +220,25 @@ fn variants() -> Vec<Variant> {
             },
         ),
         v(
+            "lengthwise_mu03",
+            "as lengthwise, Coulomb friction mu = 0.3 (0.6 elsewhere)",
+            base.clone(),
+            coulomb(0.3),
+        ),
+        v(
+            "lengthwise_mu10",
+            "as lengthwise, Coulomb friction mu = 1.0",
+            base.clone(),
+            coulomb(1.0),
+        ),
+        foam(
+            "lengthwise_soft",
+            "as lengthwise, foam E = 25 kPa (50 kPa elsewhere)",
+            2.5e4,
+        ),
+        foam("lengthwise_stiff", "as lengthwise, foam E = 100 kPa", 1e5),
+        foam("lengthwise_stiffer", "as lengthwise, foam E = 200 kPa", 2e5),
+        v(
             "sideways_lagged",
             "as sideways, the paper's lagged friction (mu = 100 /m)",
             geo(true, 2, 3),
@@ -202,7 +253,9 @@ fn variants() -> Vec<Variant> {
 fn main() -> anyhow::Result<()> {
     pliant::init();
     let (mut iters, mut out, mut only) = (10u64, PathBuf::from("out"), None::<String>);
-    let mut random = 0usize;
+    let (mut random, mut refine, mut trot_only) = (0usize, None::<usize>, false);
+    let mut target = 8.0;
+    let (mut mu, mut foam_e) = (None::<f64>, None::<f64>);
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -210,6 +263,11 @@ fn main() -> anyhow::Result<()> {
             "--out" => out = it.next().context("--out DIR")?.into(),
             "--only" => only = Some(it.next().context("--only TAG")?),
             "--random-seeds" => random = it.next().context("--random-seeds N")?.parse()?,
+            "--refine" => refine = Some(it.next().context("--refine R")?.parse()?),
+            "--trot-only" => trot_only = true,
+            "--mu" => mu = Some(it.next().context("--mu MU")?.parse()?),
+            "--foam-e" => foam_e = Some(it.next().context("--foam-e PA")?.parse()?),
+            "--target" => target = it.next().context("--target BL_PER_MIN")?.parse()?,
             other => anyhow::bail!("unknown argument {other}"),
         }
     }
@@ -224,12 +282,28 @@ fn main() -> anyhow::Result<()> {
         "{:<24} {:<9} {:>14} {:>16} {:>8}  reading",
         "variant", "seed", "seed bl/min", "optimized", "time"
     );
-    for v in variants() {
-        if only.as_deref().is_some_and(|o| o != v.tag) {
+    for mut v in variants() {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|t| t == v.tag))
+        {
             continue;
         }
-        let robot = Robot::tripod_with(&v.geometry)?;
-        let speed = 8.0 * robot.length / 60.0;
+        if let Some(r) = refine {
+            v.geometry.refinement = r;
+        }
+        if let Some(mu) = mu {
+            v.friction = coulomb(mu);
+        }
+        if let Some(e) = foam_e {
+            v.foam_e = e;
+        }
+        let mut robot = Robot::tripod_with(&v.geometry)?;
+        robot.foam = Material::Constant {
+            youngs_modulus: v.foam_e,
+            poisson_ratio: FOAM_NU,
+        };
+        let speed = target * robot.length / 60.0;
         let scene = GaitRobot::from_robot(&robot, [0.0, 0.0, -9.81], v.friction)?;
         let name = format!("tripod_{}", v.tag);
         let setup = GaitSetup::on_scene(&name, scene, &ActuatorMap::default(), speed, v.tag)?;
@@ -243,10 +317,10 @@ fn main() -> anyhow::Result<()> {
         swapped.extend_from_slice(&keys[..n]);
         let mirrored = setup.gait.z_from_keys(&swapped)?;
         let method = pliant::gait::MethodName::LevenbergMarquardt.method();
-        let mut seeds = vec![
-            ("trot".to_string(), trot),
-            ("mirrored".to_string(), mirrored),
-        ];
+        let mut seeds = vec![("trot".to_string(), trot)];
+        if !trot_only {
+            seeds.push(("mirrored".to_string(), mirrored));
+        }
         // Optional random keyframes within the bounds (a fixed-seed
         // generator: the same seeds on every run).
         let (lo, hi) = setup.gait.bounds.unwrap_or((0.0, 0.008));

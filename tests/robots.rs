@@ -296,3 +296,24 @@ fn one_centimetre_voxels_make_the_tripods_legs_too_stiff() {
     assert!(coarse > 5e-5, "the legs lean with the load ({coarse} m)");
     assert!(fine > 1.15 * coarse, "{fine} m against {coarse} m");
 }
+
+#[test]
+fn the_foam_modulus_sets_how_far_the_legs_lean() {
+    use pliant::fem::Material;
+    use pliant::robots::{FOAM_E, FOAM_NU};
+    // `Robot::foam` is the body's material: half the Young's modulus, about
+    // twice the lean under the same lateral load (the ground's and the
+    // platform's stiffness stay as they were, so a little less than twice).
+    let mut robot = Robot::tripod().unwrap();
+    let stiff = lean_under_lateral_load(&robot);
+    robot.foam = Material::Constant {
+        youngs_modulus: 0.5 * FOAM_E,
+        poisson_ratio: FOAM_NU,
+    };
+    let soft = lean_under_lateral_load(&robot);
+    eprintln!("lean: {stiff:.3e} m at {FOAM_E} Pa, {soft:.3e} m at half");
+    assert!(
+        soft > 1.5 * stiff && soft < 2.1 * stiff,
+        "{soft} m against {stiff} m"
+    );
+}

@@ -51,6 +51,10 @@ use pliant_fem::{Material, NeoHookeanTets, TetMesh};
 pub const FOAM_E: f64 = 5e4;
 /// Poisson's ratio of the foam.
 pub const FOAM_NU: f64 = 0.3;
+const FOAM: Material = Material::Constant {
+    youngs_modulus: FOAM_E,
+    poisson_ratio: FOAM_NU,
+};
 
 /// Young's modulus of the motor platform's layer, Pa (200 × the foam).
 ///
@@ -210,6 +214,11 @@ pub struct Robot {
     pub platform: Option<Platform>,
     /// Cable routes.
     pub cables: Vec<CableRoute>,
+    /// The foam's compressible neo-Hookean material (eq. 1): default
+    /// [`FOAM_E`] and [`FOAM_NU`]. The paper fitted its foam's parameters by
+    /// eye on its coarse mesh (§II-A) and does not give them; set this to
+    /// study or fit them.
+    pub foam: Material,
     /// Length along x, m.
     pub length: f64,
     /// Ground contact stiffness of each boundary node, N/m
@@ -373,6 +382,7 @@ impl Robot {
             motor_mass: 0.044,
             motor_nodes,
             platform: Some(platform),
+            foam: FOAM,
             length: 14.0 * H,
             contact_stiffness: CONTACT_STIFFNESS / (r * r) as f64,
         })
@@ -422,6 +432,7 @@ impl Robot {
             motor_nodes,
             platform: Some(platform),
             cables,
+            foam: FOAM,
             length: 13.0 * H,
             contact_stiffness: CONTACT_STIFFNESS / (r * r) as f64,
         })
@@ -437,14 +448,7 @@ impl Robot {
     pub fn add_to(&self, b: &mut ModelBuilder, lift: f64) -> Result<usize> {
         let mut mesh = self.mesh.clone();
         mesh.nodes.iter_mut().for_each(|p| p[2] += lift);
-        let first = mesh.add_to(
-            b,
-            self.density(),
-            Material::Constant {
-                youngs_modulus: FOAM_E,
-                poisson_ratio: FOAM_NU,
-            },
-        )?;
+        let first = mesh.add_to(b, self.density(), self.foam.clone())?;
         if let Some(platform) = &self.platform {
             let tets = platform
                 .tets
