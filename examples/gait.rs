@@ -120,14 +120,10 @@ fn on_variant(
     robot: &pliant::robots::Robot,
     a: &Args,
 ) -> anyhow::Result<()> {
-    let friction = match a.mu {
-        Some(mu) => pliant::environment::Friction::SmoothCoulomb {
-            mu,
-            mu_axis: None,
-            slip_velocity: 1e-3,
-        },
-        None => pliant::gait::table_friction(),
-    };
+    let friction = a.mu.map_or_else(
+        pliant::gait::table_friction,
+        pliant::gait::table_friction_with,
+    );
     setup.robot = pliant::gait::GaitRobot::from_robot(robot, [0.0, 0.0, -9.81], friction)?;
     if a.refine != 1 {
         setup.name = format!("{}_refined{}", setup.name, a.refine);

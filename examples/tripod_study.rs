@@ -34,7 +34,10 @@
 use anyhow::Context;
 use pliant::environment::Friction;
 use pliant::fem::Material;
-use pliant::gait::{ActuatorMap, Checkpoints, GaitRobot, GaitSetup, optimize_gait, table_friction};
+use pliant::gait::{
+    ActuatorMap, Checkpoints, GaitRobot, GaitSetup, optimize_gait, table_friction,
+    table_friction_with,
+};
 use pliant::robots::{FOAM_E, FOAM_NU, Robot, TripodGeometry};
 use std::io::Write;
 use std::path::PathBuf;
@@ -47,16 +50,6 @@ struct Variant {
     /// The foam's Young's modulus, Pa (the paper does not give its fitted
     /// value; `robots::FOAM_E` by default).
     foam_e: f64,
-}
-
-/// Smoothed Coulomb friction of coefficient `mu` ([`table_friction`]'s
-/// law and slip velocity).
-fn coulomb(mu: f64) -> Friction {
-    Friction::SmoothCoulomb {
-        mu,
-        mu_axis: None,
-        slip_velocity: 1e-3,
-    }
 }
 
 fn variants() -> Vec<Variant> {
@@ -223,13 +216,13 @@ fn variants() -> Vec<Variant> {
             "lengthwise_mu03",
             "as lengthwise, Coulomb friction mu = 0.3 (0.6 elsewhere)",
             base.clone(),
-            coulomb(0.3),
+            table_friction_with(0.3),
         ),
         v(
             "lengthwise_mu10",
             "as lengthwise, Coulomb friction mu = 1.0",
             base.clone(),
-            coulomb(1.0),
+            table_friction_with(1.0),
         ),
         foam(
             "lengthwise_soft",
@@ -293,7 +286,7 @@ fn main() -> anyhow::Result<()> {
             v.geometry.refinement = r;
         }
         if let Some(mu) = mu {
-            v.friction = coulomb(mu);
+            v.friction = table_friction_with(mu);
         }
         if let Some(e) = foam_e {
             v.foam_e = e;
@@ -303,6 +296,23 @@ fn main() -> anyhow::Result<()> {
             youngs_modulus: v.foam_e,
             poisson_ratio: FOAM_NU,
         };
+        // What the command line changed, in the printed and written reading.
+        let mut what = v.what.to_string();
+        for (set, note) in [
+            (
+                refine.is_some(),
+                format!("voxels split {}", v.geometry.refinement),
+            ),
+            (
+                mu.is_some(),
+                format!("Coulomb mu = {}", mu.unwrap_or_default()),
+            ),
+            (foam_e.is_some(), format!("foam E = {} Pa", v.foam_e)),
+        ] {
+            if set {
+                what = format!("{what}; {note}");
+            }
+        }
         let speed = target * robot.length / 60.0;
         let scene = GaitRobot::from_robot(&robot, [0.0, 0.0, -9.81], v.friction)?;
         let name = format!("tripod_{}", v.tag);
@@ -363,14 +373,14 @@ fn main() -> anyhow::Result<()> {
                 run.summary.body_lengths_per_minute,
                 verdict(&run),
                 secs,
-                v.what
+                what
             );
             writeln!(
                 csv,
                 "{},{},\"{}\",{:.3},{},{:.3},{},{:.6e},{},{:.1}",
                 v.tag,
                 seed_name,
-                v.what,
+                what,
                 seed.summary.body_lengths_per_minute,
                 verdict(&seed),
                 run.summary.body_lengths_per_minute,

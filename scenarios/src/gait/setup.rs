@@ -79,8 +79,15 @@ pub(crate) fn paper_gait(motors: Vec<Motor>, bounds: (f64, f64)) -> Gait {
 /// body lengths per minute after 10 iterations, with cheaper rollouts
 /// (`cargo bench --bench gait_iteration -- lagged`).
 pub fn table_friction() -> Friction {
+    table_friction_with(0.6)
+}
+
+/// [`table_friction`] with Coulomb coefficient `mu` instead of 0.6: the
+/// paper gives no coefficient, and the Tripod's speed depends on it
+/// (`docs/results.md`, "legs, foam and friction").
+pub fn table_friction_with(mu: f64) -> Friction {
     Friction::SmoothCoulomb {
-        mu: 0.6,
+        mu,
         mu_axis: None,
         slip_velocity: 1e-3,
     }
