@@ -4,9 +4,10 @@
 //! - `puppy`   — the Puppy walking straight with bilateral symmetry;
 //! - `turn`    — the Puppy turning along a quarter circle, symmetry off,
 //!   warm-started from the straight gait (run `puppy` first);
-//! - `incline` — the Puppy on a 20° incline: the flat-ground gait (run
-//!   `puppy` first) is replayed there (it slides down), then re-optimized
-//!   (30 iterations unless `--iters` says otherwise).
+//! - `incline` — the Puppy on a 15° incline (`--degrees D` for another;
+//!   the paper gives no angle): the flat-ground gait (run `puppy` first) is
+//!   replayed there (it slides down), then re-optimized (30 iterations
+//!   unless `--iters` says otherwise).
 //!
 //! Each writes controls (raw and slack-free), the COM path (CSV + SVG),
 //! optimizer progress, a VTK series and a summary with the speed in body
@@ -15,13 +16,12 @@
 //!
 //! `cargo run --release --example gait -- tripod [--iters N] [--out out] [--refine R] [--mu MU] [--leg-height CM]`
 //! (N = 10, or 30 for `incline`). `--refine R` (`tripod` and `puppy`)
-//! splits each 1 cm voxel of the robot into R³ cubes — the mesh
-//! convergence of the gait (`docs/results.md`); the output then goes to
+//! splits each 1 cm voxel of the robot into R³ cubes instead of the
+//! default (2 for the Tripod, 1 for the Puppy) — the mesh convergence of
+//! the gait (`docs/results.md`); the output then goes to
 //! `out/<name>_refinedR/`. `--mu MU` (`tripod` and `puppy`) puts the robot
-//! on a table of Coulomb friction MU instead of 0.6 (`out/<name>_muMU/`);
-//! `--leg-height CM` (`tripod`) builds its legs CM cm high instead of 3.
-//! `gait -- tripod --refine 2 --mu 0.4 --leg-height 4` is the reading that
-//! walks within 20 % of the paper's 6.1 (`docs/results.md`).
+//! on a table of Coulomb friction MU instead of 0.4 (`out/<name>_muMU/`);
+//! `--leg-height CM` (`tripod`) builds its legs CM cm high instead of 4.
 
 use anyhow::Context;
 use pliant::gait::GaitSetup;
@@ -29,13 +29,19 @@ use pliant::gait::{Checkpoints, optimize_gait};
 use pliant::optim::Method;
 use std::path::{Path, PathBuf};
 
+/// The incline's slope, degrees: steep enough that the flat-ground gait
+/// slides down, shallow enough that the table's friction (μ = 0.4,
+/// tan 15° = 0.27) can hold the Puppy on it.
+const INCLINE_DEGREES: f64 = 15.0;
+
 struct Args {
     which: String,
     iters: Option<u64>,
     out: PathBuf,
-    refine: usize,
+    refine: Option<usize>,
     mu: Option<f64>,
     leg_height: Option<usize>,
+    degrees: f64,
 }
 
 fn args() -> anyhow::Result<Args> {
@@ -43,17 +49,19 @@ fn args() -> anyhow::Result<Args> {
         which: "tripod".into(),
         iters: None,
         out: "out".into(),
-        refine: 1,
+        refine: None,
         mu: None,
         leg_height: None,
+        degrees: INCLINE_DEGREES,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
         match x.as_str() {
             "--iters" => a.iters = Some(it.next().context("--iters N")?.parse()?),
             "--out" => a.out = it.next().context("--out DIR")?.into(),
-            "--refine" => a.refine = it.next().context("--refine R")?.parse()?,
+            "--refine" => a.refine = Some(it.next().context("--refine R")?.parse()?),
             "--mu" => a.mu = Some(it.next().context("--mu MU")?.parse()?),
+            "--degrees" => a.degrees = it.next().context("--degrees D")?.parse()?,
             "--leg-height" => a.leg_height = Some(it.next().context("--leg-height CM")?.parse()?),
             w => a.which = w.to_string(),
         }
@@ -125,8 +133,8 @@ fn on_variant(
         pliant::gait::table_friction_with,
     );
     setup.robot = pliant::gait::GaitRobot::from_robot(robot, [0.0, 0.0, -9.81], friction)?;
-    if a.refine != 1 {
-        setup.name = format!("{}_refined{}", setup.name, a.refine);
+    if let Some(r) = a.refine {
+        setup.name = format!("{}_refined{r}", setup.name);
     }
     if let Some(mu) = a.mu {
         setup.name = format!("{}_mu{mu}", setup.name);
@@ -144,7 +152,7 @@ fn main() -> anyhow::Result<()> {
     if a.leg_height.is_some() && a.which != "tripod" {
         anyhow::bail!("--leg-height applies to `tripod` only, not `{}`", a.which);
     }
-    if (a.refine != 1 || a.mu.is_some()) && !matches!(a.which.as_str(), "tripod" | "puppy") {
+    if (a.refine.is_some() || a.mu.is_some()) && !matches!(a.which.as_str(), "tripod" | "puppy") {
         anyhow::bail!(
             "--refine and --mu apply to `tripod` and `puppy` only, not `{}`",
             a.which
@@ -153,10 +161,10 @@ fn main() -> anyhow::Result<()> {
     match a.which.as_str() {
         "tripod" => {
             let mut s = GaitSetup::tripod_walk()?;
-            if a.refine != 1 || a.mu.is_some() || a.leg_height.is_some() {
+            if a.refine.is_some() || a.mu.is_some() || a.leg_height.is_some() {
                 let default = pliant::robots::TripodGeometry::default();
                 let robot = pliant::robots::Robot::tripod_with(&pliant::robots::TripodGeometry {
-                    refinement: a.refine,
+                    refinement: a.refine.unwrap_or(default.refinement),
                     leg_height: a.leg_height.unwrap_or(default.leg_height),
                     ..default
                 })?;
@@ -166,8 +174,8 @@ fn main() -> anyhow::Result<()> {
         }
         "puppy" => {
             let mut s = GaitSetup::puppy_walk(true)?;
-            if a.refine != 1 || a.mu.is_some() {
-                let robot = pliant::robots::Robot::puppy_refined(a.refine)?;
+            if a.refine.is_some() || a.mu.is_some() {
+                let robot = pliant::robots::Robot::puppy_refined(a.refine.unwrap_or(1))?;
                 on_variant(&mut s, &robot, &a)?;
             }
             run(&s, &s.default_z0()?, a.iters.unwrap_or(10), &a.out)?;
@@ -181,10 +189,10 @@ fn main() -> anyhow::Result<()> {
         }
         "incline" => {
             let flat = load_z(&a.out, "puppy_walk")?;
-            let mut replay = GaitSetup::puppy_incline(20.0)?;
+            let mut replay = GaitSetup::puppy_incline(a.degrees)?;
             replay.name = "puppy_incline_flat_gait".into();
             run(&replay, &flat, 0, &a.out)?;
-            let s = GaitSetup::puppy_incline(20.0)?;
+            let s = GaitSetup::puppy_incline(a.degrees)?;
             run(&s, &flat, a.iters.unwrap_or(30), &a.out)?;
         }
         other => anyhow::bail!("unknown example `{other}` (tripod, puppy, turn, incline)"),

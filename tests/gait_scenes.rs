@@ -26,8 +26,8 @@ fn out_dir(name: &str) -> std::path::PathBuf {
 
 const SHORT: &str = r#""prep_steps": 6, "cycle_steps": 24, "cycles": 2, "target": {"type": "straight", "speed": 0.0187}"#;
 const TRIPOD_HEADING: &str = r#""heading": {
-    "rear": {"box": {"min": [-1, -1, 0.0305], "max": [0.0005, 1, 1]}},
-    "front": {"box": {"min": [0.1395, -1, 0.0305], "max": [1, 1, 1]}}}"#;
+    "rear": {"box": {"min": [-1, -1, 0.0405], "max": [0.0005, 1, 1]}},
+    "front": {"box": {"min": [0.1395, -1, 0.0405], "max": [1, 1, 1]}}}"#;
 
 #[test]
 fn the_tripod_scene_file_optimizes_bitwise_like_the_built_in_tripod() {

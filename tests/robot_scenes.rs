@@ -5,7 +5,6 @@
 
 use pliant::core::scene::Scene;
 use pliant::core::{Integrator, NewtonSettings, Simulator};
-use pliant::environment::Friction;
 use pliant::robots::{RobotKind, drop_scene_text};
 
 #[test]
@@ -33,15 +32,7 @@ fn committed_robot_scenes_match_the_builders_and_run_identically() {
         assert_eq!(run.settings.steps, 61);
         let mut from_file = run.simulator;
         let built = robot
-            .on_ground(
-                0.005,
-                [0.0, 0.0, -9.81],
-                Friction::SmoothCoulomb {
-                    mu: 0.6,
-                    mu_axis: None,
-                    slip_velocity: 1e-3,
-                },
-            )
+            .on_ground(0.005, [0.0, 0.0, -9.81], pliant::gait::table_friction())
             .unwrap();
         let expected_mass = robot.body_mass + robot.motor_mass;
         assert!((from_file.model().total_mass() - expected_mass).abs() < 1e-12);

@@ -8,7 +8,7 @@
 //! drawings): the body's long axis is `x`, up is `z`, 1 cm voxels.
 //! - **Tripod** ([`TripodGeometry`]; the readings of the paper's words
 //!   are compared in `docs/results.md`): 14 cm long, a 14 × 4 × 2 cm body
-//!   on three 2 × 4 × 3 cm legs (at both ends and in the middle). 24 g body,
+//!   on three 2 × 4 × 4 cm legs (at both ends and in the middle). 24 g body,
 //!   44 g motor assembly. The outer legs are passive; the middle leg has one
 //!   cable pair on its front and one on its back face, from near its foot up
 //!   into the body, so that pulling either bends it forward or backward and
@@ -25,15 +25,16 @@
 //! the platform a co-contracted leg lifts off the ground, as the paper's
 //! Puppy raises its hind leg, and the Puppy can trot and turn.
 //!
-//! **Mesh.** 1 cm voxels, like the paper's coarse meshes, by default;
-//! [`TripodGeometry::refinement`] and [`Robot::puppy_refined`] split each
-//! voxel into `r³` cubes (contact stiffness per node divided by `r²`).
-//! Two voxels across a leg lock in bending: under the same lateral load the
-//! Tripod's legs lean 1.30× further on 5 mm voxels and 1.44× on 3.3 mm
-//! (`tests/robots.rs`). The Puppy's optimized trot does not notice (9.06
-//! against 9.10 body lengths/min on 5 mm voxels); the Tripod's gait does
-//! (3.6–3.7 against 1.3), so its results are quoted on the finer meshes
-//! (`docs/results.md`).
+//! **Mesh.** The geometry is described in 1 cm voxels, like the paper's
+//! coarse meshes; [`TripodGeometry::refinement`] and
+//! [`Robot::puppy_refined`] split each voxel into `r³` cubes (contact
+//! stiffness per node divided by `r²`). Two voxels across a leg lock in
+//! bending: under the same lateral load the Tripod's legs lean 1.30×
+//! further on 5 mm voxels and 1.44× on 3.3 mm (`tests/robots.rs`). The
+//! Puppy's optimized trot does not notice (9.06 against 9.10 body
+//! lengths/min on 5 mm voxels), so it is built on 1 cm voxels; the Tripod's
+//! gait does (3.6–3.7 against 1.3 on 3 cm legs), so the built-in Tripod is
+//! meshed with 5 mm voxels (`docs/results.md`).
 //!
 //! Material: E = 50 kPa, ν = 0.3 — the order of magnitude of the
 //! FlexFoam-iT! III polyurethane foam the robots are cast from (soft
@@ -61,7 +62,8 @@ const FOAM: Material = Material::Constant {
 /// The real platform is printed plastic (E of a few GPa, a few mm thick);
 /// smeared over a 1 cm voxel layer it only has to be much stiffer than the
 /// foam. Measured on the Puppy's straight gait (10 Levenberg–Marquardt
-/// iterations from the trot seed): 8.82 body lengths/min at 100 × the foam,
+/// iterations from the trot seed, on a table of μ = 0.6): 8.82 body
+/// lengths/min at 100 × the foam,
 /// 9.10 at 200 ×, 8.53 at 1000 ×. Stiffer is worse conditioned: at 1000 ×
 /// the Tripod dropped with the default Newton settings stalls at a 6e-9 N
 /// residual against its 1.2e-10 N tolerance, and at 4000 × Puppy rollouts
@@ -137,7 +139,7 @@ pub struct TripodGeometry {
     pub sideways: bool,
     /// Thickness of each leg along the long axis, voxels (default 2).
     pub leg_thickness: usize,
-    /// Height of the legs, voxels (default 3).
+    /// Height of the legs, voxels (default 4).
     pub leg_height: usize,
     /// How far the middle leg reaches below the outer legs, voxels
     /// (default 0): with 1 the body rests on the middle leg and rocks onto
@@ -150,15 +152,18 @@ pub struct TripodGeometry {
     /// Height above the ground of the cables' lower ends, m (default
     /// 0.005: half a voxel above the foot; 0.001 reaches the foot's tip).
     pub cable_anchor_height: f64,
-    /// Each 1 cm voxel split into `refinement³` cubes (default 1): the same
+    /// Each 1 cm voxel split into `refinement³` cubes (default 2): the same
     /// shapes, masses, platform and cable routes on a finer mesh, for mesh
     /// convergence of gaits.
     pub refinement: usize,
 }
 
 impl TripodGeometry {
-    /// Lengthwise travel, 2 × 4 × 3 cm legs of equal length: the Tripod
-    /// walks along its long axis and "left/right" means forward/backward.
+    /// Lengthwise travel, 2 × 4 × 3 cm legs of equal length, 1 cm voxels:
+    /// the Tripod walks along its long axis and "left/right" means
+    /// forward/backward. The base every reading of the study varies; the
+    /// built-in Tripod ([`TripodGeometry::default`]) is this on taller legs
+    /// and a finer mesh.
     pub fn lengthwise() -> Self {
         Self {
             sideways: false,
@@ -173,12 +178,22 @@ impl TripodGeometry {
 }
 
 impl Default for TripodGeometry {
-    /// The reading `pliant` uses, [`TripodGeometry::lengthwise`]: of the
-    /// readings the study compares (`docs/results.md`,
-    /// `cargo run --release --example tripod_study`), the fastest that
-    /// walks rather than falls over.
+    /// The reading `pliant` adopts, the Tripod of `Robot::tripod`:
+    /// [`TripodGeometry::lengthwise`] on 4 cm legs, meshed with 5 mm voxels
+    /// (`refinement` 2). Of the readings the study compares
+    /// (`docs/results.md`, `cargo run --release --example tripod_study`),
+    /// walking along the long axis is the fastest that walks rather than
+    /// falls over; 4 cm legs walk faster than 3 cm and as fast as 5 cm (the
+    /// paper gives no height); and 1 cm voxels lock the legs in bending, so
+    /// the gait is quoted on 5 mm voxels. On the table of
+    /// `pliant::gait::table_friction` (μ = 0.4) it walks 5.36 body
+    /// lengths/min after 10 Levenberg–Marquardt iterations (paper 6.1).
     fn default() -> Self {
-        Self::lengthwise()
+        Self {
+            leg_height: 4,
+            refinement: 2,
+            ..Self::lengthwise()
+        }
     }
 }
 
@@ -620,18 +635,13 @@ impl RobotKind {
     }
 }
 
-/// The drop scene of a robot as pretty JSON: 5 mm above the ground, smooth
-/// Coulomb friction μ = 0.6, BDF1 at the paper's h = 0.033 s for 2 s.
+/// The drop scene of a robot as pretty JSON: 5 mm above the table
+/// ([`crate::gait::table_friction`]), BDF1 at the paper's h = 0.033 s for
+/// 2 s.
 pub fn drop_scene_text(kind: RobotKind) -> Result<String> {
-    let model = kind.build()?.on_ground(
-        0.005,
-        [0.0, 0.0, -9.81],
-        Friction::SmoothCoulomb {
-            mu: 0.6,
-            mu_axis: None,
-            slip_velocity: 1e-3,
-        },
-    )?;
+    let model = kind
+        .build()?
+        .on_ground(0.005, [0.0, 0.0, -9.81], crate::gait::table_friction())?;
     let settings = pliant_core::scene::RunSettings {
         name: Some(format!("{} dropped on the ground", kind.name())),
         integrator: Integrator::Bdf1,

@@ -21,7 +21,9 @@ pub use output::write_gait;
 pub use robot_scene::{GaitRobot, HeadingRegions, paper_gait_scene_text};
 pub use run::{Checkpoints, GaitRun, optimize_gait};
 pub(crate) use setup::SETTLE_STEPS;
-pub use setup::{GaitSetup, default_trial_simulators, table_friction, table_friction_with};
+pub use setup::{
+    GaitSetup, TABLE_MU, default_trial_simulators, table_friction, table_friction_with,
+};
 pub use slack::{SlackRegularizer, remove_slack};
 pub use spec::{MethodName, OptimizeSpec, demo_spec};
 pub use target::{Target, Weights};

@@ -67,10 +67,19 @@ pub(crate) fn paper_gait(motors: Vec<Motor>, bounds: (f64, f64)) -> Gait {
     }
 }
 
-/// Smooth Coulomb friction μ = 0.6 (foam on a table), regularized below
-/// 1 mm/s. Standing feet must stick: with a 1 cm/s regularization they creep
-/// and the optimized Tripod walked at half the speed (1.1 vs 1.9 body
-/// lengths per minute after 8–12 iterations, `examples/gait.rs`).
+/// The table both paper robots walk on: smooth Coulomb friction μ = 0.4
+/// (foam on a table), regularized below 1 mm/s. Standing feet must stick:
+/// with a 1 cm/s regularization they creep and the optimized Tripod walked
+/// at half the speed (1.1 vs 1.9 body lengths per minute after 8–12
+/// iterations, `examples/gait.rs`).
+///
+/// The paper gives no coefficient (its friction is a "tunable weight",
+/// §II-C). μ = 0.4 is where the Puppy's optimized trot walks the paper's
+/// 8.6 body lengths/min (8.60; 8.99 at μ = 0.3, 9.10 at 0.6) and the
+/// Tripod 5.36 (paper 6.1; it is the robot that feels friction, 4.36 →
+/// 1.20 from μ = 0.3 to 1.0 on 3 cm legs). On it the Puppy re-optimized
+/// for a 15° incline climbs (2.86 body lengths/min); on 20° (tan 20° =
+/// 0.36) it slides down. `docs/results.md`, "legs, foam and friction".
 ///
 /// The cable paper's own lagged tangential penalty (§II-C, `Friction::
 /// LaggedQuadratic`) is not used: it resists each step's sliding but cannot
@@ -79,12 +88,14 @@ pub(crate) fn paper_gait(motors: Vec<Motor>, bounds: (f64, f64)) -> Gait {
 /// body lengths per minute after 10 iterations, with cheaper rollouts
 /// (`cargo bench --bench gait_iteration -- lagged`).
 pub fn table_friction() -> Friction {
-    table_friction_with(0.6)
+    table_friction_with(TABLE_MU)
 }
 
-/// [`table_friction`] with Coulomb coefficient `mu` instead of 0.6: the
-/// paper gives no coefficient, and the Tripod's speed depends on it
-/// (`docs/results.md`, "legs, foam and friction").
+/// The table's Coulomb coefficient, [`table_friction`].
+pub const TABLE_MU: f64 = 0.4;
+
+/// [`table_friction`] with Coulomb coefficient `mu` instead of
+/// [`TABLE_MU`] (`docs/results.md`, "legs, foam and friction").
 pub fn table_friction_with(mu: f64) -> Friction {
     Friction::SmoothCoulomb {
         mu,
@@ -268,7 +279,8 @@ impl GaitSetup {
     /// out unchanged, this trot walks the Puppy 5.23 body lengths per
     /// minute; 10 Levenberg–Marquardt iterations from it reach 9.10, against
     /// 6.19 from the previous seed (sinusoids whose feet trace loops, with
-    /// all feet on the ground). A constant start has no cycle to improve on
+    /// all feet on the ground), both on a table of μ = 0.6 (8.60 from the
+    /// trot on [`TABLE_MU`] = 0.4). A constant start has no cycle to improve on
     /// and leads Gauss–Newton into a static lean.
     pub fn default_z0(&self) -> pliant_optim::Result<Vec<f64>> {
         let n = self.gait.keyframes;
