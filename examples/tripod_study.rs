@@ -38,6 +38,14 @@ use pliant::gait::{
     ActuatorMap, Checkpoints, GaitRobot, GaitSetup, optimize_gait, table_friction,
     table_friction_with,
 };
+
+/// The study's table: Coulomb μ = 0.6, on which its readings were first
+/// compared (`docs/results.md`). The built-in robots have walked on
+/// `pliant::gait::TABLE_MU` = 0.4 since the study's best reading was
+/// adopted; the `adopted` variant is that robot on that table.
+fn study_table() -> Friction {
+    table_friction_with(0.6)
+}
 use pliant::robots::{FOAM_E, FOAM_NU, Robot, TripodGeometry};
 use std::io::Write;
 use std::path::PathBuf;
@@ -53,7 +61,7 @@ struct Variant {
 }
 
 fn variants() -> Vec<Variant> {
-    let base = TripodGeometry::default();
+    let base = TripodGeometry::lengthwise();
     let geo = |sideways, leg_thickness, leg_height| TripodGeometry {
         sideways,
         leg_thickness,
@@ -73,68 +81,74 @@ fn variants() -> Vec<Variant> {
     };
     let foam = |tag, what, foam_e| Variant {
         foam_e,
-        ..v(tag, what, base.clone(), table_friction())
+        ..v(tag, what, base.clone(), study_table())
     };
     vec![
+        v(
+            "adopted",
+            "the built-in Tripod: lengthwise on 4 cm legs, 5 mm voxels, mu = 0.4",
+            TripodGeometry::default(),
+            table_friction(),
+        ),
         v(
             "lengthwise",
             "walks along its long axis; left/right = forward/back",
             base.clone(),
-            table_friction(),
+            study_table(),
         ),
         v(
             "lengthwise_thin",
             "as lengthwise, 1 cm thick legs",
             geo(false, 1, 3),
-            table_friction(),
+            study_table(),
         ),
         v(
             "lengthwise_tall",
             "as lengthwise, 4 cm legs",
             geo(false, 2, 4),
-            table_friction(),
+            study_table(),
         ),
         v(
             "lengthwise_taller",
             "as lengthwise, 5 cm legs",
             geo(false, 2, 5),
-            table_friction(),
+            study_table(),
         ),
         v(
             "sideways",
             "walks across its long axis; left/right = towards/away from travel",
             geo(true, 2, 3),
-            table_friction(),
+            study_table(),
         ),
         v(
             "sideways_thin",
             "as sideways, 1 cm thick legs",
             geo(true, 1, 3),
-            table_friction(),
+            study_table(),
         ),
         v(
             "sideways_tall",
             "as sideways, 4 cm legs",
             geo(true, 2, 4),
-            table_friction(),
+            study_table(),
         ),
         v(
             "lengthwise_rocking",
             "as lengthwise, the middle leg 1 cm longer than the outer legs",
             rocking(false, 3),
-            table_friction(),
+            study_table(),
         ),
         v(
             "lengthwise_rocking_tall",
             "as lengthwise_rocking, 4 cm middle leg",
             rocking(false, 4),
-            table_friction(),
+            study_table(),
         ),
         v(
             "sideways_rocking",
             "as sideways, the middle leg 1 cm longer than the outer legs",
             rocking(true, 3),
-            table_friction(),
+            study_table(),
         ),
         v(
             "lengthwise_foot_tip",
@@ -143,7 +157,7 @@ fn variants() -> Vec<Variant> {
                 cable_anchor_height: 0.001,
                 ..base.clone()
             },
-            table_friction(),
+            study_table(),
         ),
         v(
             "lengthwise_narrow_foot",
@@ -152,7 +166,7 @@ fn variants() -> Vec<Variant> {
                 middle_foot_width: 2,
                 ..base.clone()
             },
-            table_friction(),
+            study_table(),
         ),
         v(
             "lengthwise_narrow_tip",
@@ -162,7 +176,7 @@ fn variants() -> Vec<Variant> {
                 cable_anchor_height: 0.001,
                 ..base.clone()
             },
-            table_friction(),
+            study_table(),
         ),
         v(
             "lengthwise_fine",
@@ -171,7 +185,7 @@ fn variants() -> Vec<Variant> {
                 refinement: 2,
                 ..base.clone()
             },
-            table_friction(),
+            study_table(),
         ),
         v(
             "lengthwise_finer",
@@ -180,7 +194,7 @@ fn variants() -> Vec<Variant> {
                 refinement: 3,
                 ..base.clone()
             },
-            table_friction(),
+            study_table(),
         ),
         v(
             "sideways_fine",
@@ -189,7 +203,7 @@ fn variants() -> Vec<Variant> {
                 refinement: 2,
                 ..geo(true, 2, 3)
             },
-            table_friction(),
+            study_table(),
         ),
         v(
             "lengthwise_lagged",
@@ -265,6 +279,12 @@ fn main() -> anyhow::Result<()> {
         }
     }
     let dir = out.join("tripod_study");
+    if let Some(o) = &only {
+        let tags: Vec<&str> = variants().iter().map(|v| v.tag).collect();
+        if let Some(bad) = o.split(',').find(|t| !tags.contains(t)) {
+            anyhow::bail!("--only: no reading `{bad}` (readings: {})", tags.join(", "));
+        }
+    }
     std::fs::create_dir_all(&dir)?;
     let mut csv = std::fs::File::create(dir.join("study.csv"))?;
     writeln!(
