@@ -6,11 +6,13 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- default] [lagged] [pcg] [noreuse] [gn|lm|run]`
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [gn|lm|run]`
 //! (`run`: whole 10-iteration runs from the default seed instead)
 //! (`default`: tight Newton settings instead of the gait's
 //! `NewtonSettings::fast()`; `lagged`: the cable paper's lagged quadratic
-//! friction, μ = 100/m, instead of smooth Coulomb)
+//! friction, μ = 100/m, instead of smooth Coulomb; `mu=MU`: the table's
+//! smooth Coulomb law with coefficient MU instead of
+//! `pliant::gait::TABLE_MU`)
 
 use pliant::gait::GaitSetup;
 use pliant::optim::gradient::{gradient_adjoint, jacobian_forward};
@@ -42,6 +44,13 @@ fn main() {
         setup.newton.reuse_below = 0.0;
     }
     let mut friction = pliant::gait::table_friction();
+    if let Some(mu) = args.iter().find_map(|a| a.strip_prefix("mu=")) {
+        let mu: f64 = mu.parse().expect("mu=MU takes a number");
+        friction = pliant::gait::table_friction_with(mu);
+        let puppy = pliant::robots::Robot::puppy().unwrap();
+        setup.robot =
+            pliant::gait::GaitRobot::from_robot(&puppy, [0.0, 0.0, -9.81], friction).unwrap();
+    }
     if has("lagged") {
         // The cable paper's own friction model (§II-C).
         friction = pliant::environment::Friction::LaggedQuadratic {
