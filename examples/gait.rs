@@ -14,7 +14,7 @@
 //! lengths per minute (the paper's Table I: Tripod 6.1, Puppy 8.6 in
 //! simulation) into `out/<name>/`.
 //!
-//! `cargo run --release --example gait -- tripod [--iters N] [--out out] [--refine R] [--mu MU] [--leg-height CM]`
+//! `cargo run --release --example gait -- tripod [--iters N] [--out out] [--refine R] [--mu MU] [--leg-height CM] [--degrees D]`
 //! (N = 10, or 30 for `incline`). `--refine R` (`tripod` and `puppy`)
 //! splits each 1 cm voxel of the robot into R³ cubes instead of the
 //! default (2 for the Tripod, 1 for the Puppy) — the mesh convergence of
@@ -41,7 +41,7 @@ struct Args {
     refine: Option<usize>,
     mu: Option<f64>,
     leg_height: Option<usize>,
-    degrees: f64,
+    degrees: Option<f64>,
 }
 
 fn args() -> anyhow::Result<Args> {
@@ -52,7 +52,7 @@ fn args() -> anyhow::Result<Args> {
         refine: None,
         mu: None,
         leg_height: None,
-        degrees: INCLINE_DEGREES,
+        degrees: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -61,7 +61,7 @@ fn args() -> anyhow::Result<Args> {
             "--out" => a.out = it.next().context("--out DIR")?.into(),
             "--refine" => a.refine = Some(it.next().context("--refine R")?.parse()?),
             "--mu" => a.mu = Some(it.next().context("--mu MU")?.parse()?),
-            "--degrees" => a.degrees = it.next().context("--degrees D")?.parse()?,
+            "--degrees" => a.degrees = Some(it.next().context("--degrees D")?.parse()?),
             "--leg-height" => a.leg_height = Some(it.next().context("--leg-height CM")?.parse()?),
             w => a.which = w.to_string(),
         }
@@ -149,6 +149,9 @@ fn main() -> anyhow::Result<()> {
     pliant::init();
     env_logger::init();
     let a = args()?;
+    if a.degrees.is_some() && a.which != "incline" {
+        anyhow::bail!("--degrees applies to `incline` only, not `{}`", a.which);
+    }
     if a.leg_height.is_some() && a.which != "tripod" {
         anyhow::bail!("--leg-height applies to `tripod` only, not `{}`", a.which);
     }
@@ -189,10 +192,14 @@ fn main() -> anyhow::Result<()> {
         }
         "incline" => {
             let flat = load_z(&a.out, "puppy_walk")?;
-            let mut replay = GaitSetup::puppy_incline(a.degrees)?;
-            replay.name = "puppy_incline_flat_gait".into();
+            // Another slope writes beside the default's, not over it.
+            let suffix = a.degrees.map_or(String::new(), |d| format!("_{d}deg"));
+            let degrees = a.degrees.unwrap_or(INCLINE_DEGREES);
+            let mut replay = GaitSetup::puppy_incline(degrees)?;
+            replay.name = format!("puppy_incline_flat_gait{suffix}");
             run(&replay, &flat, 0, &a.out)?;
-            let s = GaitSetup::puppy_incline(a.degrees)?;
+            let mut s = GaitSetup::puppy_incline(degrees)?;
+            s.name = format!("{}{suffix}", s.name);
             run(&s, &flat, a.iters.unwrap_or(30), &a.out)?;
         }
         other => anyhow::bail!("unknown example `{other}` (tripod, puppy, turn, incline)"),

@@ -7,7 +7,6 @@
 //! `cargo run --release --example robot_drop -- puppy [out-dir]`
 
 use pliant::core::{Integrator, NewtonSettings, Simulator};
-use pliant::environment::Friction;
 use pliant::robots::Robot;
 use pliant::viz::Recorder;
 use std::time::Instant;
@@ -25,15 +24,7 @@ fn main() -> anyhow::Result<()> {
             .cloned()
             .unwrap_or_else(|| format!("out/{}_drop", robot.name)),
     );
-    let model = robot.on_ground(
-        0.005,
-        [0.0, 0.0, -9.81],
-        Friction::SmoothCoulomb {
-            mu: 0.6,
-            mu_axis: None,
-            slip_velocity: 1e-3,
-        },
-    )?;
+    let model = robot.on_ground(0.005, [0.0, 0.0, -9.81], pliant::gait::table_friction())?;
     println!(
         "{}: {} tetrahedra, {} nodes ({} DOFs), {:.0} g in total",
         robot.name,

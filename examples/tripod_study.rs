@@ -19,6 +19,13 @@
 //! `OUT/tripod_study/study.csv` with the speed of each (body lengths of
 //! 14 cm per minute over the cycles).
 //!
+//! Every reading varies the old base, `TripodGeometry::lengthwise()` (3 cm
+//! legs, 1 cm voxels), on the study's table of μ = 0.6, except `adopted`:
+//! the built-in Tripod (4 cm legs, 5 mm voxels) on today's table
+//! (`pliant::gait::TABLE_MU` = 0.4), the reading this study led to.
+//! `--refine`, `--mu` and `--foam-e` override every reading, `adopted`
+//! included.
+//!
 //! `--random-seeds K` adds K seeds of random keyframes within the bounds
 //! (a fixed-seed generator, the same on every run).
 //!
@@ -39,6 +46,10 @@ use pliant::gait::{
     table_friction_with,
 };
 
+use pliant::robots::{FOAM_E, FOAM_NU, Robot, TripodGeometry};
+use std::io::Write;
+use std::path::PathBuf;
+
 /// The study's table: Coulomb μ = 0.6, on which its readings were first
 /// compared (`docs/results.md`). The built-in robots have walked on
 /// `pliant::gait::TABLE_MU` = 0.4 since the study's best reading was
@@ -46,9 +57,6 @@ use pliant::gait::{
 fn study_table() -> Friction {
     table_friction_with(0.6)
 }
-use pliant::robots::{FOAM_E, FOAM_NU, Robot, TripodGeometry};
-use std::io::Write;
-use std::path::PathBuf;
 
 struct Variant {
     tag: &'static str,
@@ -228,7 +236,7 @@ fn variants() -> Vec<Variant> {
         ),
         v(
             "lengthwise_mu03",
-            "as lengthwise, Coulomb friction mu = 0.3 (0.6 elsewhere)",
+            "as lengthwise, Coulomb friction mu = 0.3 (0.6 elsewhere but `adopted`)",
             base.clone(),
             table_friction_with(0.3),
         ),

@@ -273,7 +273,8 @@ fn lean_under_lateral_load(robot: &Robot) -> f64 {
         .on_ground(0.0005, g, pliant::gait::table_friction_with(0.6))
         .unwrap();
     let feet = robot.mesh.nodes_where(|x| x[2] < 1e-9);
-    let top = robot.mesh.nodes_where(|x| x[2] > 0.05 - 1e-9);
+    let height = robot.mesh.nodes.iter().fold(0.0f64, |m, p| m.max(p[2]));
+    let top = robot.mesh.nodes_where(|x| x[2] > height - 1e-9);
     let mut sim = Simulator::new(model, Integrator::Bdf1, 0.033, NewtonSettings::fast()).unwrap();
     let mean_x = |sim: &Simulator, nodes: &[usize]| {
         nodes

@@ -1,11 +1,11 @@
 //! The cable paper's robots (Bern et al. 2019, §IV) as voxel foam bodies:
-//! coarse linear-tetrahedron meshes like the paper's, a foam-like
+//! linear-tetrahedron meshes (the Puppy's as coarse as the paper's), a foam-like
 //! neo-Hookean material, the motor assembly as point masses on the top nodes
 //! and as a stiff top layer (its rigid clip-on platform, [`Platform`]), and
 //! cable routes as polylines of points inside the body.
 //!
 //! Our reading of the paper's geometry (it gives lengths and masses, not
-//! drawings): the body's long axis is `x`, up is `z`, 1 cm voxels.
+//! drawings): the body's long axis is `x`, up is `z`, shapes in 1 cm voxels.
 //! - **Tripod** ([`TripodGeometry`]; the readings of the paper's words
 //!   are compared in `docs/results.md`): 14 cm long, a 14 × 4 × 2 cm body
 //!   on three 2 × 4 × 4 cm legs (at both ends and in the middle). 24 g body,
@@ -150,7 +150,8 @@ pub struct TripodGeometry {
     /// width, 2 a narrow foot under its centre (lengthwise Tripods only).
     pub middle_foot_width: usize,
     /// Height above the ground of the cables' lower ends, m (default
-    /// 0.005: half a voxel above the foot; 0.001 reaches the foot's tip).
+    /// 0.005: half a 1 cm voxel above the foot; 0.001 reaches the foot's
+    /// tip).
     pub cable_anchor_height: f64,
     /// Each 1 cm voxel split into `refinement³` cubes (default 2): the same
     /// shapes, masses, platform and cable routes on a finer mesh, for mesh
@@ -187,7 +188,8 @@ impl Default for TripodGeometry {
     /// paper gives no height); and 1 cm voxels lock the legs in bending, so
     /// the gait is quoted on 5 mm voxels. On the table of
     /// `pliant::gait::table_friction` (μ = 0.4) it walks 5.36 body
-    /// lengths/min after 10 Levenberg–Marquardt iterations (paper 6.1).
+    /// lengths/min after Levenberg–Marquardt from the trot seed (converged
+    /// in 8 of 10 iterations; paper 6.1).
     fn default() -> Self {
         Self {
             leg_height: 4,
@@ -246,8 +248,9 @@ const H: f64 = 0.01;
 /// Voxel side of the paper robots' meshes, m.
 pub(crate) const VOXEL: f64 = H;
 
-/// Cable stiffness, N/m: about three times the axial stiffness of a foam
-/// leg (E A / L = 5·10⁴ Pa · 4 cm² / 3 cm ≈ 670 N/m), so the braided line is
+/// Cable stiffness, N/m: three to four times the axial stiffness of a foam
+/// leg (E A / L = 5·10⁴ Pa · 4 cm² / 3 cm ≈ 670 N/m; 500 N/m on the
+/// built-in Tripod's 4 cm legs), so the braided line is
 /// nearly inextensible against the foam yet Newton stays well conditioned.
 pub const CABLE_STIFFNESS: f64 = 2000.0;
 

@@ -71,7 +71,8 @@ pub(crate) fn paper_gait(motors: Vec<Motor>, bounds: (f64, f64)) -> Gait {
 /// (foam on a table), regularized below 1 mm/s. Standing feet must stick:
 /// with a 1 cm/s regularization they creep and the optimized Tripod walked
 /// at half the speed (1.1 vs 1.9 body lengths per minute after 8–12
-/// iterations, `examples/gait.rs`).
+/// iterations, `examples/gait.rs`, measured on the 3 cm legs, 1 cm voxels
+/// and μ = 0.6 used until 2026-11-28).
 ///
 /// The paper gives no coefficient (its friction is a "tunable weight",
 /// §II-C). μ = 0.4 is where the Puppy's optimized trot walks the paper's
@@ -84,8 +85,9 @@ pub(crate) fn paper_gait(motors: Vec<Motor>, bounds: (f64, f64)) -> Gait {
 /// The cable paper's own lagged tangential penalty (§II-C, `Friction::
 /// LaggedQuadratic`) is not used: it resists each step's sliding but cannot
 /// hold a load, so on the 10° incline the Puppy slid 108 mm down in 5.5 s
-/// (μ = 100/m). On flat ground it gave the Puppy 1.98 and the Tripod 0.95
-/// body lengths per minute after 10 iterations, with cheaper rollouts
+/// (μ = 100/m). On flat ground it gave the Puppy 1.98 and the Tripod (3 cm
+/// legs, 1 cm voxels) 0.95 body lengths per minute after 10 iterations,
+/// with cheaper rollouts
 /// (`cargo bench --bench gait_iteration -- lagged`).
 pub fn table_friction() -> Friction {
     table_friction_with(TABLE_MU)
