@@ -203,6 +203,24 @@ pub enum CoreError {
         /// The bodies that do exist.
         known: Vec<String>,
     },
+    /// No rod of that name publishes framed edges.
+    #[error("`{field}`: no rod named `{name}` (rods: {})", list(known))]
+    UnknownRod {
+        /// Where the name appeared.
+        field: String,
+        /// The missing name.
+        name: String,
+        /// The rods that do exist.
+        known: Vec<String>,
+    },
+    /// Two rods share the name something refers to.
+    #[error("`{field}`: two rods are named `{name}`; give them distinct names to refer to one")]
+    AmbiguousRod {
+        /// Where the name appeared.
+        field: String,
+        /// The shared name.
+        name: String,
+    },
     /// Two tetrahedral bodies have the same name.
     #[error("`{field}`: two bodies are named `{name}`")]
     DuplicateBody {

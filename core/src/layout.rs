@@ -1,5 +1,6 @@
 //! DOF layout; see [`Layout`].
 
+use crate::edge_frame::FramedEdge;
 use crate::error::{CoreError, Result};
 use serde::{Deserialize, Serialize};
 
@@ -52,6 +53,11 @@ pub struct Layout {
     /// nodes), for what binds inside a body: a cable routed through it.
     #[serde(default)]
     volumes: std::collections::BTreeMap<String, Vec<[usize; 4]>>,
+    /// Named sets of framed edges (a rod's edges with their twist DOFs),
+    /// for what rides on a rod's cross-section; `None` when two sets were
+    /// given one name.
+    #[serde(default)]
+    framed: std::collections::BTreeMap<String, Option<Vec<FramedEdge>>>,
     /// Regions whose centroid is reported with the observables every step.
     #[serde(default)]
     outputs: Vec<String>,
@@ -185,6 +191,54 @@ impl Layout {
                 name: name.to_string(),
                 known: self.volumes.keys().cloned().collect(),
             })
+    }
+    /// The framed edges (edges with a twist DOF, [`crate::edge_frame`]) of
+    /// rod `name`, in the rod's edge order; `context` names the field in
+    /// the error, which lists the rods that exist or says that two share
+    /// the name.
+    pub fn framed_edges(&self, name: &str, context: &str) -> Result<&[FramedEdge]> {
+        match self.framed.get(name) {
+            Some(Some(edges)) => Ok(edges),
+            Some(None) => Err(CoreError::AmbiguousRod {
+                field: context.to_string(),
+                name: name.to_string(),
+            }),
+            None => Err(CoreError::UnknownRod {
+                field: context.to_string(),
+                name: name.to_string(),
+                known: self.framed.keys().cloned().collect(),
+            }),
+        }
+    }
+    /// Adds the framed edges of rod `name`. A second set of the same name
+    /// is not an error here (scenes with several rods of the default name
+    /// are valid); the name becomes ambiguous, and only looking it up fails.
+    pub(crate) fn add_framed_edges(
+        &mut self,
+        name: &str,
+        edges: Vec<FramedEdge>,
+        context: &str,
+    ) -> Result<()> {
+        let n = self.node_base.len();
+        if let Some(&i) = edges.iter().flat_map(|e| &e.nodes).find(|&&i| i >= n) {
+            return Err(CoreError::NodeOutOfRange {
+                field: context.to_string(),
+                index: i,
+                count: n,
+            });
+        }
+        if let Some(e) = edges.iter().find(|e| e.twist >= self.kinds.len()) {
+            return Err(CoreError::DofOutOfRange {
+                field: context.to_string(),
+                index: e.twist,
+                count: self.kinds.len(),
+            });
+        }
+        self.framed
+            .entry(name.to_string())
+            .and_modify(|v| *v = None)
+            .or_insert(Some(edges));
+        Ok(())
     }
     /// Adds the tetrahedral body `name`; names are unique among bodies.
     pub(crate) fn add_volume(

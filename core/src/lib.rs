@@ -42,6 +42,7 @@
 mod amg;
 pub mod assembly;
 pub mod derivcheck;
+pub mod edge_frame;
 pub mod element;
 mod energy;
 mod error;

@@ -80,6 +80,17 @@ impl Declare<'_> {
     pub fn add_volume(&mut self, name: &str, tets: Vec<[usize; 4]>, field: &str) -> Result<()> {
         self.layout.add_volume(name, tets, field)
     }
+    /// Publishes rod `name`'s framed edges (its edges with their twist
+    /// DOFs, [`crate::edge_frame`]) so other energies can ride on its
+    /// cross-sections ([`Layout::framed_edges`]).
+    pub fn add_framed_edges(
+        &mut self,
+        name: &str,
+        edges: Vec<crate::edge_frame::FramedEdge>,
+        field: &str,
+    ) -> Result<()> {
+        self.layout.add_framed_edges(name, edges, field)
+    }
     /// The directory relative paths in the energy's data are resolved
     /// against (the scene file's), if any.
     pub fn base_dir(&self) -> Option<&std::path::Path> {

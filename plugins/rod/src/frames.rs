@@ -7,7 +7,8 @@
 //! `m₂ = −sin θ d₁ + cos θ d₂`.
 //!
 //! **Parallel transport** of a vector `v ⊥ a` from the unit vector `a` to the
-//! unit vector `b` is the rotation about `a × b` taking `a` to `b`:
+//! unit vector `b` is the rotation about `a × b` taking `a` to `b`
+//! ([`pliant_core::edge_frame`], shared with what rides on a rod):
 //!
 //! `P(a → b) v = v − (b·v)/(1 + a·b) (a + b)`.
 //!
@@ -58,16 +59,10 @@
 
 use crate::error::RodError;
 use crate::network::{BendSpring, RodNetwork};
-use pliant_core::vec3::{V3, add, cross, dot, lift, perp_unit, scale, sub};
+pub use pliant_core::edge_frame::{EdgeFrame, transport};
+use pliant_core::vec3::{V3, cross, dot, lift, perp_unit, scale, sub};
 use pliant_core::{Scalar, atan2};
 use std::collections::VecDeque;
-
-/// `P(a → b) v` for unit `a`, `b` and `v ⊥ a`.
-#[inline]
-pub fn transport<D: Scalar>(a: &V3<D>, b: &V3<D>, v: &V3<D>) -> V3<D> {
-    let c = dot(b, v) / (dot(a, b) + 1.0);
-    sub(v, &scale(c, &add(a, b)))
-}
 
 /// Signed solid angle `Ω(a, b, c)` (sr) of the geodesic triangle of the unit
 /// vectors `a, b, c`: `2 atan2(a·(b × c), 1 + a·b + b·c + c·a)`.
@@ -112,29 +107,6 @@ pub fn reference_twist_holonomy<D: Scalar>(
 ) -> D {
     let (ai, aj) = (lift::<D>(ai), lift::<D>(aj));
     -solid_angle(&ai, ti, tj) - solid_angle(&ai, tj, &aj) + psi0
-}
-
-/// Lagged frame of one edge, in the edge's own orientation.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct EdgeFrame {
-    /// Committed unit tangent `a`.
-    pub tangent: [f64; 3],
-    /// Committed reference director `u ⊥ a` (unit).
-    pub director: [f64; 3],
-}
-
-impl EdgeFrame {
-    /// The frame as seen by a spring that uses this edge with sign `s`.
-    pub fn oriented(&self, s: f64) -> EdgeFrame {
-        EdgeFrame {
-            tangent: self.tangent.map(|c| s * c),
-            director: self.director.map(|c| s * c),
-        }
-    }
-    /// Reference director transported to the unit tangent `t`: `P(a → t) u`.
-    pub fn director_at(&self, t: &[f64; 3]) -> [f64; 3] {
-        transport(&self.tangent, t, &self.director)
-    }
 }
 
 /// Lagged frames of every edge and lagged reference twists of every spring.
@@ -309,16 +281,9 @@ impl RodFrames {
                 self.ref_twist[k] = psi;
             }
         }
-        for ((f, t), m) in self.edges.iter_mut().zip(tangents).zip(&moved) {
-            if !m {
-                continue;
-            }
-            let u = perp_unit(t, &f.director_at(t));
-            if u.iter().all(|c| c.is_finite()) {
-                *f = EdgeFrame {
-                    tangent: *t,
-                    director: u,
-                };
+        for (f, t) in self.edges.iter_mut().zip(tangents) {
+            if let Some(g) = f.transported(t) {
+                *f = g;
             }
         }
     }
@@ -328,7 +293,7 @@ impl RodFrames {
 mod tests {
     use super::*;
     use pliant_core::derivcheck::Rng;
-    use pliant_core::vec3::{norm, unit};
+    use pliant_core::vec3::{add, norm, unit};
     use std::f64::consts::PI;
 
     fn rnd_unit(r: &mut Rng) -> [f64; 3] {

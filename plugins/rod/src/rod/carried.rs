@@ -20,12 +20,13 @@
 
 use super::energy::RodEnergy;
 use crate::element::N;
-use crate::frames::{solid_angle, transport};
+use crate::frames::solid_angle;
 use crate::network::Plan;
 use nalgebra::SVector;
-use pliant_core::num_dual::{DualSVec64, HyperDualSVec64, gradient, jacobian, partial_hessian};
-use pliant_core::vec3::{V3, cross, dot, scale, sub, unit};
-use pliant_core::{CarriedTransition, Element, ElementSet, EvalState, Scalar};
+use pliant_core::edge_frame::transport_jacobian;
+use pliant_core::num_dual::{DualSVec64, HyperDualSVec64, gradient, partial_hessian};
+use pliant_core::vec3::{V3, cross, scale, sub, unit};
+use pliant_core::{CarriedTransition, Element, ElementSet, EvalState};
 use rayon::prelude::*;
 
 /// Values per edge in `c` (tangent, director).
@@ -33,11 +34,6 @@ const PER_EDGE: usize = 6;
 /// Tangent directions of the carried values one spring reads (3 per edge
 /// frame, `ψ₀`).
 const W: usize = 7;
-
-/// `⊥(t, v)`: the unit part of `v` perpendicular to the unit `t`.
-fn perp_unit<D: Scalar>(t: &V3<D>, v: &V3<D>) -> V3<D> {
-    unit(&sub(v, &scale(dot(t, v), t)))
-}
 
 /// `x[k..k + 3]` as a 3-vector.
 fn v3<D: Copy>(x: &[D], k: usize) -> V3<D> {
@@ -76,29 +72,21 @@ impl RodEnergy {
         let edges: Vec<(Triplets, Triplets)> = (0..ne)
             .into_par_iter()
             .map(|e| {
-                let f = &self.frames.edges[e];
-                let mut inp = [0.0; 12];
-                inp[..3].copy_from_slice(&f.tangent);
-                inp[3..6].copy_from_slice(&f.director);
-                inp[6..].copy_from_slice(&node_x(e));
-                let (_, jac) = jacobian(
-                    |v: SVector<DualSVec64<12>, 12>| {
-                        let v = v.as_slice();
-                        let t = unit(&sub(&v3(v, 9), &v3(v, 6)));
-                        let u = perp_unit(&t, &transport(&v3(v, 0), &t, &v3(v, 3)));
-                        SVector::from([t[0], t[1], t[2], u[0], u[1], u[2]])
-                    },
-                    &SVector::from(inp),
+                let x = node_x(e);
+                let jac = transport_jacobian(
+                    &self.frames.edges[e],
+                    &[x[0], x[1], x[2]],
+                    &[x[3], x[4], x[5]],
                 );
                 let (mut dq, mut dc) = (Vec::with_capacity(36), Vec::with_capacity(18));
                 for row in 0..6 {
                     if row >= 3 {
                         for k in 0..6 {
-                            dc.push((PER_EDGE * e + row, PER_EDGE * e + k, jac[(row, k)]));
+                            dc.push((PER_EDGE * e + row, PER_EDGE * e + k, jac[row][k]));
                         }
                     }
                     for k in 0..6 {
-                        dq.push((PER_EDGE * e + row, node_dof(e, k), jac[(row, 6 + k)]));
+                        dq.push((PER_EDGE * e + row, node_dof(e, k), jac[row][6 + k]));
                     }
                 }
                 (dq, dc)

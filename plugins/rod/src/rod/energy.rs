@@ -5,6 +5,7 @@
 use crate::element::{ElEval, RodEl};
 use crate::frames::{EdgeFrame, RodFrames, transport};
 use crate::network::{Plan, RodNetwork};
+use pliant_core::edge_frame::reset_waypoint;
 use pliant_core::geometry::{CellKind, Cells, Field, Shape};
 use pliant_core::parallel::deterministic_sum;
 use pliant_core::vec3::{cross, norm};
@@ -307,28 +308,7 @@ impl Energy for RodEnergy {
                 .edges
                 .iter()
                 .zip(&t)
-                .map(|(f, t)| {
-                    let a = f.tangent;
-                    if a[0] * t[0] + a[1] * t[1] + a[2] * t[2] > -0.5 {
-                        // Within 120°: one transport (the second is a no-op).
-                        return *t;
-                    }
-                    let m = [a[0] + t[0], a[1] + t[1], a[2] + t[2]];
-                    let l = norm(&m);
-                    if l > 1e-3 {
-                        m.map(|c| c / l)
-                    } else {
-                        // Antipodal: any direction perpendicular to `a`.
-                        let k = (0..3)
-                            .min_by(|&i, &j| a[i].abs().total_cmp(&a[j].abs()))
-                            .unwrap_or(0);
-                        let mut e = [0.0; 3];
-                        e[k] = 1.0;
-                        let p = cross(&a, &e);
-                        let lp = norm(&p);
-                        p.map(|c| c / lp)
-                    }
-                })
+                .map(|(f, t)| reset_waypoint(&f.tangent, t))
                 .collect();
             b.frames.transport_to(&b.net, &mid);
             b.frames.transport_to(&b.net, &t);

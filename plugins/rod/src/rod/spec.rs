@@ -6,6 +6,7 @@ use super::energy::TWIST_KIND;
 use crate::error::RodError;
 use crate::frames::Anchor;
 use crate::network::RodNetwork;
+use pliant_core::edge_frame::FramedEdge;
 use pliant_core::vec3::{norm, sub};
 use pliant_core::{BindInfo, CoreError, Declare, Energy, EnergySpec, Motion, Result};
 use serde::{Deserialize, Serialize};
@@ -548,6 +549,13 @@ impl Rod {
             .iter()
             .map(|l| builder.add_extra_dof(TWIST_KIND, 0.0, self.density * polar * l))
             .collect();
+        let framed = net
+            .edges()
+            .iter()
+            .zip(&twist)
+            .map(|(&nodes, &twist)| FramedEdge { nodes, twist })
+            .collect();
+        builder.add_framed_edges(&self.name, framed, "edges")?;
         for (k, &e) in self.fixed_twists.iter().enumerate() {
             let Some(&dof) = twist.get(e) else {
                 return Err(RodError::EdgeIndex {
