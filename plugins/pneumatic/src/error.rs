@@ -85,6 +85,33 @@ pub enum PneumaticError {
         /// Their distance, m.
         length: f64,
     },
+    /// An anchor on a rod names an edge the rod does not have.
+    #[error("`{field}`: rod `{rod}` has {count} edges, no edge {edge}")]
+    RodEdge {
+        /// Where it was written.
+        field: String,
+        /// The rod.
+        rod: String,
+        /// The edge asked for.
+        edge: usize,
+        /// How many edges the rod has.
+        count: usize,
+    },
+    /// An anchor on a rod edge lies beyond the planes through the edge's
+    /// nodes.
+    #[error(
+        "`{field}`: the point projects onto rod `{rod}` edge {edge} at {along:.4} of its length (from its first node), outside [0, 1]: anchor it to the edge whose cross-section it lies on"
+    )]
+    OffEdge {
+        /// Where it was written.
+        field: String,
+        /// The rod.
+        rod: String,
+        /// The edge.
+        edge: usize,
+        /// The projection's fraction along the edge.
+        along: f64,
+    },
     /// A scalar field outside its range.
     #[error("`{field}` = {value} is invalid: expected {expected}")]
     Field {

@@ -10,13 +10,16 @@
 //!   enclosed ideal gas, the pressure or the amount of gas a control
 //!   channel.
 //! - [`PneumaticMuscles`] (`"pneumatic_muscle"`): McKibben muscles (PMAs)
-//!   through chains of anchor nodes, with the paper's force input `p A`
-//!   or the braid law, axial stiffness and damping, length guards; the
-//!   §IV-D length-to-pressure map both ways ([`MuscleModel`]).
+//!   through chains of anchors — nodes, material points of a body, or
+//!   points on a rod's surface that turn with its cross-sections
+//!   ([`Anchor`]) — with the paper's force input `p A` or the braid law,
+//!   axial stiffness and damping, length guards; the §IV-D
+//!   length-to-pressure map both ways ([`MuscleModel`]).
 //!
 //! Every energy's gradient and Hessian (and parameter derivatives) are
 //! checked against the dual-number fallback and finite differences in
-//! `tests/derivatives.rs`.
+//! `tests/derivatives.rs`; muscles on rods, which need a rod, in the
+//! workspace's `tests/rod_muscles.rs`.
 
 #![warn(missing_docs)]
 

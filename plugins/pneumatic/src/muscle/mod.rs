@@ -29,13 +29,17 @@
 
 use crate::error::{PneumaticError, non_negative, positive};
 use crate::muscle_model::MuscleModel;
+
+mod on_rod;
+mod piece;
+use on_rod::{PER_ANCHOR, RodAnchor, RodPieceEl};
+use piece::{EndData, Piece, PieceData, PieceEl, PieceLaw, Work, resolve};
 use pliant_core::geometry::{CellKind, Cells, Field, Point, Shape};
-use pliant_core::penalty::{one_sided_quadratic, one_sided_quadratic_d};
 use pliant_core::quantity::{Bound, Quantity};
 use pliant_core::vec3::{norm, sub};
 use pliant_core::{
-    BindInfo, Ctx, Element, ElementSet, Elements, Energy, EnergySpec, EvalState, Local, Result,
-    Scalar, Stencil,
+    BindInfo, CarriedTransition, CoreError, ElementSet, Elements, Energy, EnergySpec, EvalState,
+    Result,
 };
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
@@ -47,10 +51,13 @@ fn default_contraction() -> f64 {
     0.3
 }
 
-/// Where a muscle is attached: a node, or a material point of a body —
+/// Where a muscle is attached: a node; a material point of a body —
 /// `Σ w_k x_k` over up to four nodes, e.g. the barycentric coordinates of a
 /// point inside a tetrahedron (weights sum to 1, so the point moves with
-/// the body). In a scene: `3` or `{"nodes": [3, 4, 5, 6], "weights": [0.25, 0.25, 0.25, 0.25]}`.
+/// the body); or a point of a rod's cross-section, which moves and turns
+/// with it (`on_rod`). In a scene: `3`,
+/// `{"nodes": [3, 4, 5, 6], "weights": [0.25, 0.25, 0.25, 0.25]}` or
+/// `{"rod": "spine", "edge": 4, "at": [0.1, 0.0125, 0.0]}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Anchor {
@@ -62,6 +69,16 @@ pub enum Anchor {
         nodes: Vec<usize>,
         /// Their weights (summing to 1).
         weights: Vec<f64>,
+    },
+    /// A point of a rod edge's cross-section.
+    Rod {
+        /// The rod's name (its `name` in the scene).
+        rod: String,
+        /// The edge, in the rod's edge order.
+        edge: usize,
+        /// Where the point is in the initial state, m: on the edge's
+        /// cross-section, between the planes through its two nodes.
+        at: [f64; 3],
     },
 }
 
@@ -125,199 +142,14 @@ impl PneumaticMuscles {
     }
 }
 
-/// The pressure law of one piece.
-#[derive(Debug, Clone, Copy)]
-enum Work {
-    /// `W = A (l − L)`.
-    Linear(f64),
-    /// `V(l) = l (b² − l²)/(4πn²)`, with `V(L)`.
-    Braid { b: f64, n: f64, v_rest: f64 },
-}
-
-impl Work {
-    fn of<D: Scalar>(&self, l: D, rest: f64) -> D {
-        match *self {
-            Work::Linear(a) => (l - rest) * a,
-            Work::Braid { b, n, v_rest } => l * (-l * l + b * b) / (4.0 * PI * n * n) - v_rest,
-        }
-    }
-    /// `(W, W', W'')`.
-    fn d(&self, l: f64, rest: f64) -> (f64, f64, f64) {
-        match *self {
-            Work::Linear(a) => (a * (l - rest), a, 0.0),
-            Work::Braid { b, n, v_rest } => {
-                let c = 4.0 * PI * n * n;
-                (
-                    l * (b * b - l * l) / c - v_rest,
-                    (b * b - 3.0 * l * l) / c,
-                    -6.0 * l / c,
-                )
-            }
-        }
-    }
-}
-
-/// One piece of a muscle between two anchors, over a stencil of `N`
-/// DOFs: `N = 6` for two node anchors, `N = 24` when an anchor is a
-/// material point (up to four nodes per end, padded with zero weights).
-/// The piece's vector is `r = Σ_k w_k x_k` (`w < 0` at its start).
-#[derive(Debug, Clone)]
-struct PieceEl<const N: usize> {
-    nodes: Vec<usize>,
-    w: Vec<f64>,
-    law: PieceLaw,
-}
-
-/// What a piece stores besides its anchors.
-#[derive(Debug, Clone)]
-struct PieceLaw {
-    pressure: Bound,
-    rest: f64,
-    k: f64,
-    d: f64,
-    work: Work,
-    l_min: f64,
-    l_max: f64,
-    k_guard: f64,
-    eps: f64,
-}
-
-impl PieceLaw {
-    /// `(φ', φ'')` of the energy as a function of the length `l` (J/m,
-    /// J/m²), the damping included with `l_prev`.
-    fn dl(&self, l: f64, l_prev: f64, p: f64, h: f64) -> (f64, f64) {
-        let (_, w1, w2) = self.work.d(l, self.rest);
-        let (_, q1, q2) = one_sided_quadratic_d(l - self.l_max, self.eps);
-        let (_, r1, r2) = one_sided_quadratic_d(self.l_min - l, self.eps);
-        (
-            self.k * (l - self.rest) - p * w1
-                + self.k_guard * (q1 - r1)
-                + self.d / h * (l - l_prev),
-            self.k - p * w2 + self.k_guard * (q2 + r2) + self.d / h,
-        )
-    }
-}
-
-impl<const N: usize> PieceEl<N> {
-    /// The anchors `(start, end)` of a stencil: the first half of its
-    /// nodes is the start (weights stored negated), the second the end.
-    fn anchors(&self, x: &[f64]) -> ([f64; 3], [f64; 3]) {
-        let (mut a, mut b) = ([0.0; 3], [0.0; 3]);
-        let half = self.w.len() / 2;
-        for (k, &w) in self.w.iter().enumerate() {
-            let (end, w) = if k < half { (&mut a, -w) } else { (&mut b, w) };
-            for d in 0..3 {
-                end[d] += w * x[3 * k + d];
-            }
-        }
-        (a, b)
-    }
-    /// `r = Σ w_k x_k` of a stencil.
-    fn vector(&self, x: &[f64]) -> [f64; 3] {
-        let mut r = [0.0; 3];
-        for (k, w) in self.w.iter().enumerate() {
-            for a in 0..3 {
-                r[a] += w * x[3 * k + a];
-            }
-        }
-        r
-    }
-    fn geometry(&self, l: &Local) -> ([f64; 3], f64, f64) {
-        let e = self.vector(l.x);
-        let len = norm(&e);
-        (e.map(|v| v / len), len, norm(&self.vector(l.x_prev)))
-    }
-}
-
-impl<const N: usize> Element for PieceEl<N> {
-    type Size = Stencil<N, 1, 3>;
-    const HISTORY: bool = true;
-    fn nodes(&self) -> &[usize] {
-        &self.nodes
-    }
-    fn channels(&self) -> impl IntoIterator<Item = Option<&str>> {
-        [self.law.pressure.channel()]
-    }
-    fn map(&self, b: &mut [f64]) -> bool {
-        for (k, w) in self.w.iter().enumerate() {
-            for a in 0..3 {
-                b[a * N + 3 * k + a] = *w;
-            }
-        }
-        true
-    }
-    fn reduce(&self, x: &[f64], r: &mut [f64]) -> bool {
-        r[..3].copy_from_slice(&self.vector(x));
-        true
-    }
-    fn energy<D: Scalar>(&self, r: &[D], rp: &[D], p: &[D], c: &Ctx) -> D {
-        let l = (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]).sqrt();
-        let lp = (rp[0] * rp[0] + rp[1] * rp[1] + rp[2] * rp[2]).sqrt();
-        let u = l - self.law.rest;
-        let dl = l - lp;
-        u * u * (0.5 * self.law.k) - self.law.pressure.of(p) * self.law.work.of(l, self.law.rest)
-            + dl * dl * (0.5 * self.law.d / c.h)
-            + (one_sided_quadratic(l - self.law.l_max, self.law.eps)
-                + one_sided_quadratic(-l + self.law.l_min, self.law.eps))
-                * self.law.k_guard
-    }
-    fn gradient(&self, l: &Local, g: &mut [f64]) -> bool {
-        let (n, len, lp) = self.geometry(l);
-        let (f, _) = self.law.dl(len, lp, self.law.pressure.of(l.p), l.ctx.h);
-        for (k, w) in self.w.iter().enumerate() {
-            for a in 0..3 {
-                g[3 * k + a] = w * f * n[a];
-            }
-        }
-        true
-    }
-    /// `K = φ'' n nᵀ + (φ'/l)(I − n nᵀ)` over `r`; `H = Bᵀ K B`:
-    /// the block of nodes `k`, `m` is `w_k w_m K`.
-    fn hessian(&self, l: &Local, h: &mut [f64]) -> bool {
-        let (n, len, lp) = self.geometry(l);
-        let (f1, f2) = self.law.dl(len, lp, self.law.pressure.of(l.p), l.ctx.h);
-        let t = f1 / len;
-        let mut kk = [[0.0; 3]; 3];
-        for a in 0..3 {
-            for b in 0..3 {
-                let id = if a == b { 1.0 } else { 0.0 };
-                kk[a][b] = f2 * n[a] * n[b] + t * (id - n[a] * n[b]);
-            }
-        }
-        for (k, wk) in self.w.iter().enumerate() {
-            for (m, wm) in self.w.iter().enumerate() {
-                for a in 0..3 {
-                    for b in 0..3 {
-                        h[(3 * k + a) * N + 3 * m + b] = wk * wm * kk[a][b];
-                    }
-                }
-            }
-        }
-        true
-    }
-    fn param_block(&self, l: &Local, b: &mut [f64]) -> bool {
-        let (n, len, _) = self.geometry(l);
-        let (_, w1, _) = self.law.work.d(len, self.law.rest);
-        for (k, w) in self.w.iter().enumerate() {
-            for a in 0..3 {
-                b[3 * k + a] = -w * w1 * n[a];
-            }
-        }
-        true
-    }
-    fn param_gradient(&self, l: &Local, g: &mut [f64]) -> bool {
-        let (_, len, _) = self.geometry(l);
-        g[0] = -self.law.work.d(len, self.law.rest).0;
-        true
-    }
-}
-
 /// The pieces of a muscle set, node-anchored (6 DOFs each) or with
 /// material-point anchors (24).
 #[derive(Debug)]
 enum Pieces {
     Nodes(Elements<PieceEl<6>>),
     Points(Elements<PieceEl<24>>),
+    /// Some anchor is on a rod: every piece over 26 DOFs.
+    Rods(Elements<RodPieceEl>),
 }
 
 /// Bound muscles: their pieces and, per muscle, the range of its pieces.
@@ -327,29 +159,41 @@ struct MuscleSet {
     names: Vec<String>,
     ranges: Vec<std::ops::Range<usize>>,
     slots: Vec<Option<usize>>,
+    /// The anchors on rods, with their lagged frames (the carried state).
+    anchors: Vec<RodAnchor>,
 }
 
-/// Per piece `(length, force per unit pressure)` and the first piece's
+impl MuscleSet {
+    /// Copies the anchors' frames into the elements.
+    fn push_frames(&mut self) {
+        if let Pieces::Rods(set) = &mut self.pieces {
+            for el in set.items_mut() {
+                el.set_frames(&self.anchors);
+            }
+        }
+    }
+}
+
+/// Per piece `(length, force per unit pressure)` and the piece's
 /// pressure law, for observables.
-fn piece_lengths<const N: usize>(
-    set: &Elements<PieceEl<N>>,
-    s: &EvalState,
-) -> Vec<(f64, f64, Bound)> {
+fn piece_lengths<E: Piece>(set: &Elements<E>, s: &EvalState) -> Vec<(f64, f64, Bound)> {
     set.items()
         .iter()
         .enumerate()
         .map(|(i, el)| {
-            let l = norm(&el.vector(&set.stencil_values(i, s.q)));
-            (l, el.law.work.d(l, el.law.rest).1, el.law.pressure.clone())
+            let (a, b) = el.ends_at(&set.stencil_values(i, s.q));
+            let l = norm(&sub(&b, &a));
+            let law = el.law();
+            (l, law.work.d(l, law.rest).1, law.pressure.clone())
         })
         .collect()
 }
 
 /// Every piece as a segment between its anchors.
-fn piece_segments<const N: usize>(set: &Elements<PieceEl<N>>, s: &EvalState) -> Vec<Point> {
+fn piece_segments<E: Piece>(set: &Elements<E>, s: &EvalState) -> Vec<Point> {
     (0..set.len())
         .flat_map(|i| {
-            let (a, b) = set.items()[i].anchors(&set.stencil_values(i, s.q));
+            let (a, b) = set.items()[i].ends_at(&set.stencil_values(i, s.q));
             [Point::At(a), Point::At(b)]
         })
         .collect()
@@ -360,6 +204,7 @@ impl Energy for MuscleSet {
         match &self.pieces {
             Pieces::Nodes(e) => e,
             Pieces::Points(e) => e,
+            Pieces::Rods(e) => e,
         }
     }
     /// Per muscle: `name.length` (m, over all its pieces), `name.pressure`
@@ -368,6 +213,7 @@ impl Energy for MuscleSet {
         let pieces = match &self.pieces {
             Pieces::Nodes(e) => piece_lengths(e, s),
             Pieces::Points(e) => piece_lengths(e, s),
+            Pieces::Rods(e) => piece_lengths(e, s),
         };
         let mut out = Vec::with_capacity(3 * self.names.len());
         for ((name, r), slot) in self.names.iter().zip(&self.ranges).zip(&self.slots) {
@@ -390,6 +236,7 @@ impl Energy for MuscleSet {
         let (pieces, points) = match &self.pieces {
             Pieces::Nodes(e) => (piece_lengths(e, s), piece_segments(e, s)),
             Pieces::Points(e) => (piece_lengths(e, s), piece_segments(e, s)),
+            Pieces::Rods(e) => (piece_lengths(e, s), piece_segments(e, s)),
         };
         let mut force = vec![f64::NAN; pieces.len()];
         for (r, slot) in self.ranges.iter().zip(&self.slots) {
@@ -413,68 +260,103 @@ impl Energy for MuscleSet {
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)
     }
-}
 
-/// A piece before it is bound: its anchors' `(node, signed weight)`
-/// terms (start negative) and its constants.
-struct PieceData {
-    ends: Vec<(usize, f64)>,
-    /// How many of `ends` belong to the start anchor.
-    split: usize,
-    law: PieceLaw,
-}
-
-impl PieceData {
-    /// The element over `N` DOFs, each anchor padded to `per_end` nodes
-    /// (repeating its first node with weight 0).
-    fn element<const N: usize>(self, per_end: usize) -> PieceEl<N> {
-        let (mut nodes, mut w) = (Vec::with_capacity(N / 3), Vec::with_capacity(N / 3));
-        for part in [&self.ends[..self.split], &self.ends[self.split..]] {
-            for &(i, wi) in part {
-                nodes.push(i);
-                w.push(wi);
-            }
-            for _ in part.len()..per_end {
-                nodes.push(part[0].0);
-                w.push(0.0);
-            }
+    /// Anchors on rods move their frames to the tangents of `q_prev`, as
+    /// the rod does (see `on_rod`); a second call changes nothing.
+    fn begin_step(&mut self, q_prev: &[f64], _p: &[f64], _dt: f64, _t: f64) {
+        if self.anchors.is_empty() {
+            return;
         }
-        PieceEl {
-            nodes,
-            w,
-            law: self.law,
+        for a in &mut self.anchors {
+            a.transport_to(q_prev);
         }
+        self.push_frames();
     }
-}
 
-/// An anchor's `(node, weight)` terms, checked: one to four distinct
-/// nodes, finite weights summing to 1.
-fn resolve(anchor: &Anchor, at: &str) -> std::result::Result<Vec<(usize, f64)>, PneumaticError> {
-    match anchor {
-        Anchor::Node(i) => Ok(vec![(*i, 1.0)]),
-        Anchor::Point { nodes, weights } => {
-            let bad = |problem: String| PneumaticError::Inconsistent {
-                field: at.into(),
-                problem,
-            };
-            if nodes.is_empty() || nodes.len() > 4 || nodes.len() != weights.len() {
-                return Err(bad(format!(
-                    "a material point needs one to four nodes with one weight each, found {} nodes and {} weights",
-                    nodes.len(),
-                    weights.len()
-                )));
-            }
-            let sum: f64 = weights.iter().sum();
-            if weights.iter().any(|w| !w.is_finite()) || (sum - 1.0).abs() > 1e-9 {
-                return Err(bad(format!(
-                    "weights {weights:?} must be finite and sum to 1 (sum {sum})"
-                )));
-            }
-            if (1..nodes.len()).any(|k| nodes[..k].contains(&nodes[k])) {
-                return Err(bad(format!("nodes {nodes:?} repeat a node")));
-            }
-            Ok(nodes.iter().copied().zip(weights.iter().copied()).collect())
+    /// Per anchor on a rod its frame's tangent and director (6 values).
+    fn carried_state(&self) -> Vec<f64> {
+        let mut out = Vec::with_capacity(PER_ANCHOR * self.anchors.len());
+        for a in &self.anchors {
+            out.extend_from_slice(&a.frame.tangent);
+            out.extend_from_slice(&a.frame.director);
         }
+        out
+    }
+
+    fn restore_carried_state(&mut self, snapshot: &[f64]) -> Result<()> {
+        let expected = PER_ANCHOR * self.anchors.len();
+        if snapshot.len() != expected {
+            return Err(CoreError::Length {
+                what: "muscle anchor frame snapshot",
+                found: snapshot.len(),
+                expected,
+            });
+        }
+        if let Some(i) = snapshot.iter().position(|v| !v.is_finite()) {
+            return Err(CoreError::NonFinite {
+                what: "muscle anchor frame snapshot".into(),
+                index: i,
+                value: snapshot[i],
+            });
+        }
+        for (a, c) in self
+            .anchors
+            .iter_mut()
+            .zip(snapshot.chunks_exact(PER_ANCHOR))
+        {
+            a.frame.tangent.copy_from_slice(&c[..3]);
+            a.frame.director.copy_from_slice(&c[3..]);
+        }
+        self.push_frames();
+        Ok(())
+    }
+
+    /// Frames for a run from `q`: the binding-time frames moved to its
+    /// tangents as the rod moves its own, so both stay at their angle.
+    fn reset(&mut self, q: &[f64]) {
+        if self.anchors.is_empty() {
+            return;
+        }
+        for a in &mut self.anchors {
+            a.reset_to(q);
+        }
+        self.push_frames();
+    }
+
+    fn carried_transition(&self, q_prev: &[f64], _p: &[f64]) -> Option<CarriedTransition> {
+        if self.anchors.is_empty() {
+            return None;
+        }
+        let mut tr = CarriedTransition {
+            len: PER_ANCHOR * self.anchors.len(),
+            ..Default::default()
+        };
+        for (k, a) in self.anchors.iter().enumerate() {
+            let (dq, dc) = a.transition(q_prev, PER_ANCHOR * k);
+            tr.dq.extend(dq);
+            tr.dc.extend(dc);
+        }
+        Some(tr)
+    }
+
+    /// `∂²E/∂x∂c` of the pieces with an end on a rod.
+    fn carried_block(&self, s: &EvalState) -> Vec<(usize, usize, f64)> {
+        let Pieces::Rods(set) = &self.pieces else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut dofs = [0usize; on_rod::N];
+        for i in 0..set.len() {
+            let block = set.with_local(i, s, |e, l| e.frame_block(l));
+            if block.is_empty() {
+                continue;
+            }
+            set.dofs(i, &mut dofs);
+            for (slot, anchor, comp, v) in block {
+                out.push((dofs[slot], PER_ANCHOR * anchor + comp, v));
+            }
+        }
+        out
     }
 }
 
@@ -516,6 +398,7 @@ impl EnergySpec for PneumaticMuscles {
         positive("guard_stiffness", k_guard_total, "N/m")?;
         let (mut items, mut names, mut ranges, mut slots) = (vec![], vec![], vec![], vec![]);
         let mut embedded = false;
+        let mut rod_anchors: Vec<RodAnchor> = Vec::new();
         for (m, muscle) in self.muscles.iter().enumerate() {
             let at = format!("muscles[{m}]");
             if muscle.nodes.len() < 2 {
@@ -548,19 +431,35 @@ impl EnergySpec for PneumaticMuscles {
                 }
                 .into());
             }
-            let mut anchors: Vec<Vec<(usize, f64)>> = Vec::with_capacity(muscle.nodes.len());
+            let mut anchors: Vec<EndData> = Vec::with_capacity(muscle.nodes.len());
             let mut pts = Vec::with_capacity(muscle.nodes.len());
             for (q, anchor) in muscle.nodes.iter().enumerate() {
                 let where_ = format!("{at}.nodes[{q}]");
-                let terms = resolve(anchor, &where_)?;
-                let mut x = [0.0; 3];
-                for &(i, w) in &terms {
-                    let xi = info.node_position(i, &where_)?;
-                    (0..3).for_each(|a| x[a] += w * xi[a]);
+                match (resolve(anchor, &where_)?, anchor) {
+                    (Some(terms), _) => {
+                        let mut x = [0.0; 3];
+                        for &(i, w) in &terms {
+                            let xi = info.node_position(i, &where_)?;
+                            (0..3).for_each(|a| x[a] += w * xi[a]);
+                        }
+                        embedded |= terms.len() > 1;
+                        anchors.push(EndData::Terms(terms));
+                        pts.push(x);
+                    }
+                    (None, Anchor::Rod { rod, edge, at }) => {
+                        let a = RodAnchor::bind(rod, *edge, *at, info, &where_)?;
+                        pts.push(a.position(info.q0));
+                        anchors.push(EndData::Rod(rod_anchors.len()));
+                        rod_anchors.push(a);
+                    }
+                    (None, _) => {
+                        return Err(PneumaticError::Inconsistent {
+                            field: where_,
+                            problem: "not a node, a material point or a point on a rod".into(),
+                        }
+                        .into());
+                    }
                 }
-                embedded |= terms.len() > 1;
-                anchors.push(terms);
-                pts.push(x);
             }
             let lens: Vec<f64> = pts.windows(2).map(|w| norm(&sub(&w[1], &w[0]))).collect();
             if let Some(j) = lens
@@ -595,12 +494,8 @@ impl EnergySpec for PneumaticMuscles {
                         }
                     }
                 };
-                let mut ends: Vec<(usize, f64)> =
-                    anchors[j].iter().map(|&(i, w)| (i, -w)).collect();
-                ends.extend(anchors[j + 1].iter().copied());
                 items.push(PieceData {
-                    ends,
-                    split: anchors[j].len(),
+                    ends: [anchors[j].clone(), anchors[j + 1].clone()],
                     law: PieceLaw {
                         pressure: muscle.pressure.bound(),
                         rest,
@@ -632,24 +527,39 @@ impl EnergySpec for PneumaticMuscles {
             }
             .into());
         }
-        let pieces = if embedded {
-            Pieces::Points(Elements::bind(
-                items.into_iter().map(|p| p.element::<24>(4)).collect(),
+        fn nodes_only<const N: usize>(
+            items: Vec<PieceData>,
+            per_end: usize,
+        ) -> std::result::Result<Vec<PieceEl<N>>, PneumaticError> {
+            items
+                .into_iter()
+                .map(|p| p.element(per_end))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| PneumaticError::Inconsistent {
+                    field: "muscles".into(),
+                    problem: "a piece on a rod in a set bound without rods".into(),
+                })
+        }
+        let pieces = if !rod_anchors.is_empty() {
+            Pieces::Rods(Elements::bind(
+                items
+                    .into_iter()
+                    .map(|p| p.rod_element(&rod_anchors))
+                    .collect(),
                 info,
                 "muscles",
             )?)
+        } else if embedded {
+            Pieces::Points(Elements::bind(nodes_only(items, 4)?, info, "muscles")?)
         } else {
-            Pieces::Nodes(Elements::bind(
-                items.into_iter().map(|p| p.element::<6>(1)).collect(),
-                info,
-                "muscles",
-            )?)
+            Pieces::Nodes(Elements::bind(nodes_only(items, 1)?, info, "muscles")?)
         };
         Ok(Box::new(MuscleSet {
             pieces,
             names,
             ranges,
             slots,
+            anchors: rod_anchors,
         }))
     }
 }
