@@ -140,6 +140,55 @@ fn anchors_drawn(model: &Model, q: &[f64], p: &[f64]) -> Vec<[f64; 3]> {
         .collect()
 }
 
+/// Each anchor's edge and its angle (rad) in that edge's material frame
+/// in the initial state `x`, muscle by muscle (`angles` as in
+/// [`muscle_along`]).
+fn initial_angles(model: &Model, x: &[[f64; 3]], angles: &[f64]) -> Vec<(usize, f64)> {
+    let m0 = rod_of(model).material_frames(model.q0());
+    let n = x.len() - 1;
+    let mut out = Vec::new();
+    for &a in angles {
+        for k in 0..n {
+            let p = surface_point(x, k, 0.5, a);
+            let o: [f64; 3] = std::array::from_fn(|i| p[i] - 0.5 * (x[k][i] + x[k + 1][i]));
+            let dot = |u: &[f64; 3]| o[0] * u[0] + o[1] * u[1] + o[2] * u[2];
+            out.push((k, dot(&m0[k][1]).atan2(dot(&m0[k][0]))));
+        }
+    }
+    out
+}
+
+/// The largest distance (m) between a drawn anchor and where the rod's
+/// own material frames put a point at the anchor's initial angle
+/// (`expect_at`, from [`initial_angles`]), in the state `q` at time `t`.
+fn departure(model: &Model, q: &[f64], t: f64, expect_at: &[(usize, f64)], n: usize) -> f64 {
+    let frames = rod_of(model).material_frames(q);
+    let drawn = anchors_drawn(model, q, &model.params_at(t));
+    let node = |i: usize| -> [f64; 3] {
+        let p = model.node_position(q, i);
+        [p[0], p[1], p[2]]
+    };
+    // A muscle's pieces are (anchor j, anchor j + 1): every start, and the
+    // last piece's end.
+    let per_muscle = n - 1;
+    let mut worst: f64 = 0.0;
+    for (idx, &(k, beta)) in expect_at.iter().enumerate() {
+        let (m, j) = (idx / n, idx % n);
+        let got = if j < per_muscle {
+            drawn[2 * (m * per_muscle + j)]
+        } else {
+            drawn[2 * (m * per_muscle + j - 1) + 1]
+        };
+        let (a, b) = (node(k), node(k + 1));
+        let f = &frames[k];
+        for i in 0..3 {
+            let want = 0.5 * (a[i] + b[i]) + OFFSET * (beta.cos() * f[0][i] + beta.sin() * f[1][i]);
+            worst = worst.max((got[i] - want).abs());
+        }
+    }
+    worst
+}
+
 /// The anchors stay on the rod's cross-sections: at every step of a
 /// twisting, bending, out-of-plane motion each anchor is where the rod's
 /// own material frame puts a point at its initial angle, to round-off.
@@ -160,6 +209,7 @@ fn anchors_turn_with_the_rods_material_frames() {
     });
     b.add(Gravity::new(&[0.0, 0.0, -9.81]));
     let model = b.build().unwrap();
+    let expect_at = initial_angles(&model, &x, &angles);
     let mut sim = Simulator::new(
         model,
         Integrator::ImplicitEuler,
@@ -167,59 +217,21 @@ fn anchors_turn_with_the_rods_material_frames() {
         NewtonSettings::default(),
     )
     .unwrap();
-    // Initial angle of every anchor in its edge's material frame.
-    let m0 = rod_of(sim.model()).material_frames(sim.q());
-    let mut expect_at = Vec::new();
-    for &a in &angles {
-        for k in 0..n {
-            let p = surface_point(&x, k, 0.5, a);
-            let o: [f64; 3] = std::array::from_fn(|i| p[i] - 0.5 * (x[k][i] + x[k + 1][i]));
-            let dot = |u: &[f64; 3]| o[0] * u[0] + o[1] * u[1] + o[2] * u[2];
-            expect_at.push((k, dot(&m0[k][1]).atan2(dot(&m0[k][0]))));
-        }
-    }
     let (mut largest_twist, mut worst, mut moved) = (0.0f64, 0.0f64, 0.0f64);
     for _ in 0..60 {
         sim.step().unwrap();
         let q = sim.q().to_vec();
         let model = sim.model();
-        let rod = rod_of(model);
-        let frames = rod.material_frames(&q);
-        largest_twist = rod
+        largest_twist = rod_of(model)
             .twist_dofs()
             .iter()
             .fold(largest_twist, |m, &d| m.max(q[d].abs()));
-        let drawn = anchors_drawn(model, &q, &model.params_at(sim.time()));
-        let node = |i: usize| -> [f64; 3] {
-            let p = model.node_position(&q, i);
-            [p[0], p[1], p[2]]
-        };
-        // A muscle's pieces are (anchor j, anchor j + 1): every start, and
-        // the last piece's end.
-        let per_muscle = n - 1;
-        for m in 0..angles.len() {
-            for j in 0..n {
-                let got = if j < per_muscle {
-                    drawn[2 * (m * per_muscle + j)]
-                } else {
-                    drawn[2 * (m * per_muscle + j - 1) + 1]
-                };
-                let (k, beta) = expect_at[m * n + j];
-                let (a, b) = (node(k), node(k + 1));
-                let f = &frames[k];
-                let want: [f64; 3] = std::array::from_fn(|i| {
-                    0.5 * (a[i] + b[i]) + OFFSET * (beta.cos() * f[0][i] + beta.sin() * f[1][i])
-                });
-                let start = surface_point(&x, k, 0.5, angles[m]);
-                for i in 0..3 {
-                    worst = worst.max((got[i] - want[i]).abs());
-                    moved = moved.max((got[i] - start[i]).abs());
-                }
-            }
-        }
+        worst = worst.max(departure(model, &q, sim.time(), &expect_at, n));
+        let tip = model.node_position(&q, n);
+        moved = moved.max((tip[1] - x[n][1]).hypot(tip[2] - x[n][2]));
     }
     eprintln!(
-        "largest twist {largest_twist:.3} rad, anchors moved up to {moved:.3e} m, \
+        "largest twist {largest_twist:.3} rad, tip moved up to {moved:.3e} m, \
          largest departure from the rod's frames {worst:.2e} m"
     );
     assert!(
@@ -231,6 +243,28 @@ fn anchors_turn_with_the_rods_material_frames() {
         worst < 1e-12,
         "an anchor left its cross-section by {worst:e} m"
     );
+
+    // A run restarted from a new state (`set_state` resets what energies
+    // carry): the rod turned by 170° about z, so its edges point almost
+    // opposite to their committed tangents (the reset goes through a
+    // waypoint), and twisted by 0.7 rad per edge.
+    let rot = 170f64.to_radians();
+    let (sn, cs) = rot.sin_cos();
+    let mut q = sim.model().q0().to_vec();
+    for i in 0..=n {
+        let d = sim.model().layout().node_dof(i, 0, "test").unwrap();
+        let (px, py) = (q[d], q[d + 1]);
+        q[d] = cs * px - sn * py;
+        q[d + 1] = sn * px + cs * py;
+    }
+    for &d in rod_of(sim.model()).twist_dofs() {
+        q[d] = 0.7;
+    }
+    let v = vec![0.0; q.len()];
+    sim.set_state(&q, &v, 0.0, 0).unwrap();
+    let after_reset = departure(sim.model(), &q, 0.0, &expect_at, n);
+    eprintln!("after a reset to a turned and twisted state: {after_reset:.2e} m");
+    assert!(after_reset < 1e-12, "after reset: {after_reset:e} m");
 }
 
 /// A muscle along one side of a cantilever pushes on cross-sections at
@@ -312,6 +346,25 @@ fn pieces_on_a_rod_pass_the_derivative_checks() {
                 Anchor::Node(4),
             ],
             pressure: Quantity::Value(2e4),
+        },
+        // Node to node in a set with anchors on rods, and a point on the
+        // centre line (no offset, so no direction of its own).
+        Muscle {
+            name: Some("plain".into()),
+            nodes: vec![Anchor::Node(1), Anchor::Node(3)],
+            pressure: Quantity::Channel("p".into()),
+        },
+        Muscle {
+            name: Some("axis".into()),
+            nodes: vec![
+                Anchor::Node(0),
+                Anchor::Rod {
+                    rod: "spine".into(),
+                    edge: 3,
+                    at: std::array::from_fn(|i| 0.5 * (x[3][i] + x[4][i])),
+                },
+            ],
+            pressure: Quantity::Channel("p".into()),
         },
     ];
     let model = arm(&x, m, 30.0, &[("p", 1e4)], |r| r).build().unwrap();
@@ -455,6 +508,21 @@ fn bad_anchors_on_rods_are_typed_errors() {
     assert!(e.contains("nodes[1].at[1]"), "{e}");
     let e = bind_error(on("spine", 1, surface_point(&x, 1, 0.5, 0.0)), true);
     assert!(e.contains("two rods are named `spine`"), "{e}");
+    // In a scene, an anchor with a stray field is refused, not read as
+    // whichever form ignores it.
+    for text in [
+        r#"{"rod": "spine", "edge": 1, "at": [0.03, 0.0125, 0.0], "weights": [1]}"#,
+        r#"{"nodes": [1], "weights": [1], "rod": "spine"}"#,
+        r#"{"rod": "spine", "edges": 1, "at": [0.03, 0.0125, 0.0]}"#,
+    ] {
+        assert!(
+            serde_json::from_str::<Anchor>(text).is_err(),
+            "{text} was accepted"
+        );
+    }
+    let ok: Anchor =
+        serde_json::from_str(r#"{"rod": "spine", "edge": 1, "at": [0.03, 0.0125, 0.0]}"#).unwrap();
+    assert!(matches!(ok, Anchor::Rod { edge: 1, .. }));
 }
 
 /// The shipped scene `examples/scenes/rod_muscle_arm.json`: three muscles

@@ -87,10 +87,22 @@ impl EdgeFrame {
     }
 }
 
-/// `⊥(t, v)`: the unit part of `v` perpendicular to the unit `t`.
-#[inline]
-pub fn perp_unit_of<D: Scalar>(t: &V3<D>, v: &V3<D>) -> V3<D> {
-    crate::vec3::unit(&sub(v, &scale(dot(t, v), t)))
+/// The unit tangent `(x_b − x_a)/|x_b − x_a|` of an edge (m), divided
+/// as written: rods and what rides on them commit bitwise-equal tangents.
+pub fn unit_tangent(xa: &[f64; 3], xb: &[f64; 3]) -> [f64; 3] {
+    let e = sub(xb, xa);
+    let l = norm(&e);
+    e.map(|c| c / l)
+}
+
+/// The coordinate axis least aligned with `t` (a unit vector along x, y
+/// or z), from which a direction perpendicular to `t` is made when none is
+/// given.
+pub fn least_aligned_axis(t: &[f64; 3]) -> [f64; 3] {
+    let k = (0..3)
+        .min_by(|&i, &j| t[i].abs().total_cmp(&t[j].abs()))
+        .unwrap_or(0);
+    std::array::from_fn(|i| if i == k { 1.0 } else { 0.0 })
 }
 
 /// The Jacobian of one step's transport of `frame` to the edge from `x_a`
@@ -111,7 +123,7 @@ pub fn transport_jacobian(frame: &EdgeFrame, xa: &[f64; 3], xb: &[f64; 3]) -> [[
             let v = v.as_slice();
             let at = |k: usize| [v[k], v[k + 1], v[k + 2]];
             let t = crate::vec3::unit(&sub(&at(9), &at(6)));
-            let u = perp_unit_of(&t, &transport(&at(0), &t, &at(3)));
+            let u = perp_unit(&t, &transport(&at(0), &t, &at(3)));
             SVector::from([t[0], t[1], t[2], u[0], u[1], u[2]])
         },
         &SVector::from(inp),
@@ -133,12 +145,7 @@ pub fn reset_waypoint(a: &[f64; 3], t: &[f64; 3]) -> [f64; 3] {
     if l > 1e-3 {
         return m.map(|c| c / l);
     }
-    let k = (0..3)
-        .min_by(|&i, &j| a[i].abs().total_cmp(&a[j].abs()))
-        .unwrap_or(0);
-    let mut e = [0.0; 3];
-    e[k] = 1.0;
-    let p = crate::vec3::cross(a, &e);
+    let p = crate::vec3::cross(a, &least_aligned_axis(a));
     let lp = norm(&p);
     p.map(|c| c / lp)
 }

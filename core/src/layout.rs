@@ -234,6 +234,14 @@ impl Layout {
                 count: self.kinds.len(),
             });
         }
+        if let Some(k) = edges.iter().position(|e| {
+            e.nodes[0] == e.nodes[1] || !matches!(self.kinds[e.twist], DofKind::Extra { .. })
+        }) {
+            return Err(CoreError::Inconsistent {
+                field: format!("{context}[{k}]"),
+                problem: "a framed edge needs two distinct nodes and an extra (angle) DOF",
+            });
+        }
         self.framed
             .entry(name.to_string())
             .and_modify(|v| *v = None)

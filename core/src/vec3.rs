@@ -84,7 +84,7 @@ pub fn tangential<D: Scalar>(v: &V3<D>, n: &[f64; 3]) -> V3<D> {
 }
 
 /// The part of `v` perpendicular to the unit vector `t`, normalized.
-pub fn perp_unit(t: &[f64; 3], v: &[f64; 3]) -> [f64; 3] {
+pub fn perp_unit<D: Scalar>(t: &V3<D>, v: &V3<D>) -> V3<D> {
     unit(&sub(v, &scale(dot(t, v), t)))
 }
 

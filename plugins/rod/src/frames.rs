@@ -59,6 +59,7 @@
 
 use crate::error::RodError;
 use crate::network::{BendSpring, RodNetwork};
+use pliant_core::edge_frame::least_aligned_axis;
 pub use pliant_core::edge_frame::{EdgeFrame, transport};
 use pliant_core::vec3::{V3, cross, dot, lift, perp_unit, scale, sub};
 use pliant_core::{Scalar, atan2};
@@ -120,12 +121,7 @@ pub struct RodFrames {
 
 /// The coordinate axis least aligned with `t`, made perpendicular to it.
 fn default_director(t: &[f64; 3]) -> [f64; 3] {
-    let k = (0..3)
-        .min_by(|&a, &b| t[a].abs().total_cmp(&t[b].abs()))
-        .unwrap_or(0);
-    let mut e = [0.0; 3];
-    e[k] = 1.0;
-    perp_unit(t, &e)
+    perp_unit(t, &least_aligned_axis(t))
 }
 
 /// Oriented tangents `(s_i t_i, s_j t_j)` of a spring.

@@ -59,7 +59,7 @@ fn default_contraction() -> f64 {
 /// `{"nodes": [3, 4, 5, 6], "weights": [0.25, 0.25, 0.25, 0.25]}` or
 /// `{"rod": "spine", "edge": 4, "at": [0.1, 0.0125, 0.0]}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 pub enum Anchor {
     /// A node.
     Node(usize),
@@ -95,7 +95,8 @@ pub struct Muscle {
     /// Name for observables (`name.length`, `name.force`); default `pma{i}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Anchors along the muscle, at least two: nodes or material points.
+    /// Anchors along the muscle, at least two: nodes, material points of
+    /// a body or points on a rod's surface ([`Anchor`]).
     pub nodes: Vec<Anchor>,
     /// Gauge pressure, Pa (a number or a channel).
     pub pressure: Quantity,
@@ -405,7 +406,7 @@ impl EnergySpec for PneumaticMuscles {
                 return Err(PneumaticError::Inconsistent {
                     field: format!("{at}.nodes"),
                     problem: format!(
-                        "a muscle needs at least two anchor nodes, found {}",
+                        "a muscle needs at least two anchors, found {}",
                         muscle.nodes.len()
                     ),
                 }
@@ -435,31 +436,22 @@ impl EnergySpec for PneumaticMuscles {
             let mut pts = Vec::with_capacity(muscle.nodes.len());
             for (q, anchor) in muscle.nodes.iter().enumerate() {
                 let where_ = format!("{at}.nodes[{q}]");
-                match (resolve(anchor, &where_)?, anchor) {
-                    (Some(terms), _) => {
-                        let mut x = [0.0; 3];
-                        for &(i, w) in &terms {
-                            let xi = info.node_position(i, &where_)?;
-                            (0..3).for_each(|a| x[a] += w * xi[a]);
-                        }
-                        embedded |= terms.len() > 1;
-                        anchors.push(EndData::Terms(terms));
-                        pts.push(x);
-                    }
-                    (None, Anchor::Rod { rod, edge, at }) => {
-                        let a = RodAnchor::bind(rod, *edge, *at, info, &where_)?;
-                        pts.push(a.position(info.q0));
-                        anchors.push(EndData::Rod(rod_anchors.len()));
-                        rod_anchors.push(a);
-                    }
-                    (None, _) => {
-                        return Err(PneumaticError::Inconsistent {
-                            field: where_,
-                            problem: "not a node, a material point or a point on a rod".into(),
-                        }
-                        .into());
-                    }
+                if let Anchor::Rod { rod, edge, at } = anchor {
+                    let a = RodAnchor::bind(rod, *edge, *at, info, &where_)?;
+                    pts.push(a.position(info.q0));
+                    anchors.push(EndData::Rod(rod_anchors.len()));
+                    rod_anchors.push(a);
+                    continue;
                 }
+                let terms = resolve(anchor, &where_)?;
+                let mut x = [0.0; 3];
+                for &(i, w) in &terms {
+                    let xi = info.node_position(i, &where_)?;
+                    (0..3).for_each(|a| x[a] += w * xi[a]);
+                }
+                embedded |= terms.len() > 1;
+                anchors.push(EndData::Terms(terms));
+                pts.push(x);
             }
             let lens: Vec<f64> = pts.windows(2).map(|w| norm(&sub(&w[1], &w[0]))).collect();
             if let Some(j) = lens
@@ -540,11 +532,12 @@ impl EnergySpec for PneumaticMuscles {
                     problem: "a piece on a rod in a set bound without rods".into(),
                 })
         }
-        let pieces = if !rod_anchors.is_empty() {
+        let pieces = if let Some(first) = rod_anchors.first() {
+            let spare = first.edge.twist;
             Pieces::Rods(Elements::bind(
                 items
                     .into_iter()
-                    .map(|p| p.rod_element(&rod_anchors))
+                    .map(|p| p.rod_element(&rod_anchors, spare))
                     .collect(),
                 info,
                 "muscles",
@@ -566,6 +559,6 @@ impl EnergySpec for PneumaticMuscles {
 
 pliant_core::register_energy!(
     PneumaticMuscles = "pneumatic_muscle",
-    "McKibben pneumatic muscles through chains of anchor nodes: axial stiffness K (N/m) and damping D (N·s/m) per muscle, pressure p (Pa, number or channel) acting as p·A (model `linear`) or through the braid law (model `mc_kibben`), with extension and contraction guards",
+    "McKibben pneumatic muscles through chains of anchors (a node, {\"nodes\", \"weights\"} a material point of a body, or {\"rod\", \"edge\", \"at\"} a point on a rod's surface that turns with its cross-section): axial stiffness K (N/m) and damping D (N·s/m) per muscle, pressure p (Pa, number or channel) acting as p·A (model `linear`) or through the braid law (model `mc_kibben`), with extension and contraction guards",
     r#"{"type": "pneumatic_muscle", "muscles": [{"nodes": [0, 1], "pressure": 3e5}], "stiffness": 1900.0, "damping": 90.0, "model": {"model": "linear", "area": 3.5625e-4}}"#
 );

@@ -4,7 +4,10 @@
 //! The point is given where it is in the initial state. Binding splits it
 //! into a fraction `s ∈ [0, 1]` along the edge (from its node `a` to its
 //! node `b`) and an offset of `r` metres perpendicular to it, along the unit
-//! direction `u₀`. The anchor then moves with the cross-section — along the
+//! direction `u₀` — any distance: the cross-section is rigid, so a point
+//! beyond the rod's radius is on a plate mounted on it. Edges are numbered
+//! in the rod's own order (edges a rod adds for shell joints come after
+//! its own). The anchor then moves with the cross-section — along the
 //! edge in proportion, turned about the tangent with the edge's twist angle
 //! θ (rad):
 //!
@@ -41,12 +44,13 @@ use super::piece::PieceLaw;
 use crate::error::PneumaticError;
 use nalgebra::SVector;
 use pliant_core::edge_frame::{
-    EdgeFrame, FramedEdge, perp_unit_of, reset_waypoint, transport, transport_jacobian,
+    EdgeFrame, FramedEdge, least_aligned_axis, reset_waypoint, transport, transport_jacobian,
+    unit_tangent,
 };
 use pliant_core::num_dual::{
     Dual2SVec64, DualSVec64, HyperDualSVec64, hessian, jacobian, partial_hessian,
 };
-use pliant_core::vec3::{V3, add, cross, dot, lift, norm, scale, sub, unit};
+use pliant_core::vec3::{V3, add, cross, dot, lift, norm, perp_unit, scale, sub, unit};
 use pliant_core::{BindInfo, Ctx, Element, Local, Result, Scalar, Stencil};
 
 /// Stencil DOFs of a piece with a rod end: 2 × 4 node slots, 2 twists.
@@ -111,6 +115,13 @@ impl RodAnchor {
         let (xa, xb) = (x(0), x(1));
         let e = sub(&xb, &xa);
         let len2 = dot(&e, &e);
+        if !(len2.is_finite() && len2 > 0.0) {
+            return Err(PneumaticError::Inconsistent {
+                field: format!("{field}.edge"),
+                problem: format!("edge {edge} of rod `{rod}` has zero length in the initial state"),
+            }
+            .into());
+        }
         let rel = sub(&at, &xa);
         let s = dot(&rel, &e) / len2;
         const SLACK: f64 = 1e-9;
@@ -124,14 +135,14 @@ impl RodAnchor {
             .into());
         }
         let s = s.clamp(0.0, 1.0);
-        let t = unit(&e);
+        let t = unit_tangent(&xa, &xb);
         let offset = sub(&rel, &scale(s, &e));
         let r = norm(&offset);
         // On the centre line the direction is immaterial (times r = 0).
         let u = if r > 1e-12 * len2.sqrt() {
-            perp_unit_of(&t, &offset)
+            perp_unit(&t, &offset)
         } else {
-            perp_unit_of(&t, &least_aligned_axis(&t))
+            perp_unit(&t, &least_aligned_axis(&t))
         };
         let frame = EdgeFrame {
             tangent: t,
@@ -166,7 +177,7 @@ impl RodAnchor {
     /// The edge's unit tangent in `q`.
     fn tangent(&self, q: &[f64]) -> [f64; 3] {
         let [a, b] = self.dofs;
-        unit(&std::array::from_fn(|k| q[b[k]] - q[a[k]]))
+        unit_tangent(&a.map(|i| q[i]), &b.map(|i| q[i]))
     }
 
     /// The step's transport to the tangent of `q_prev`.
@@ -192,11 +203,7 @@ impl RodAnchor {
     /// `∂(a', u')/∂(a, u)` and `∂(a', u')/∂x` of the step's transport from
     /// `q_prev`, as `(row, column, value)` with rows and carried columns
     /// offset by `base` and DOF columns global.
-    pub(super) fn transition(
-        &self,
-        q_prev: &[f64],
-        base: usize,
-    ) -> (Triplets, Triplets) {
+    pub(super) fn transition(&self, q_prev: &[f64], base: usize) -> (Triplets, Triplets) {
         let [a, b] = self.dofs;
         let jac = transport_jacobian(&self.frame, &a.map(|i| q_prev[i]), &b.map(|i| q_prev[i]));
         let (mut dq, mut dc) = (Vec::with_capacity(36), Vec::with_capacity(18));
@@ -212,14 +219,6 @@ impl RodAnchor {
         }
         (dq, dc)
     }
-}
-
-/// The coordinate axis least aligned with `t`.
-fn least_aligned_axis(t: &[f64; 3]) -> [f64; 3] {
-    let k = (0..3)
-        .min_by(|&i, &j| t[i].abs().total_cmp(&t[j].abs()))
-        .unwrap_or(0);
-    std::array::from_fn(|i| if i == k { 1.0 } else { 0.0 })
 }
 
 /// One end of a piece.
@@ -326,6 +325,11 @@ impl RodPieceEl {
         (self.point(x, 0, &f[0]), self.point(x, 1, &f[1]))
     }
 
+    /// Whether an end is on a rod (otherwise no frame is read).
+    pub(super) fn on_rod(&self) -> bool {
+        self.ends.iter().any(|e| matches!(e, End::Rod { .. }))
+    }
+
     /// Copies anchor frames into the element.
     pub(super) fn set_frames(&mut self, anchors: &[RodAnchor]) {
         for end in &mut self.ends {
@@ -339,6 +343,9 @@ impl RodPieceEl {
     /// rod ends, as `(stencil slot, anchor, component, value)`.
     pub(super) fn frame_block(&self, l: &Local) -> Vec<(usize, usize, usize, f64)> {
         type H = HyperDualSVec64<N, 12>;
+        if !self.on_rod() {
+            return Vec::new();
+        }
         let frames = self.frames::<f64>();
         let mut w0 = [0.0; 12];
         for k in 0..2 {
@@ -418,7 +425,7 @@ impl RodPieceEl {
                 }
                 End::Rod { s, r, theta0, .. } => {
                     let slots = Self::rod_slots(k);
-                    let y: [f64; 7] = slots.map(|s| x[s]);
+                    let y: [f64; 7] = slots.map(|slot| x[slot]);
                     let consts = [*s, *r, *theta0];
                     let f = &frames[k];
                     let mut curv: Curvature = [[[0.0; 7]; 7]; 3];
@@ -433,8 +440,8 @@ impl RodPieceEl {
                         );
                         for (i, (v, g, h)) in parts.iter().enumerate() {
                             jet.r[i] += sign * v;
-                            for (a, s) in slots.iter().enumerate() {
-                                jet.jac[i][*s] += sign * g[a];
+                            for (a, slot) in slots.iter().enumerate() {
+                                jet.jac[i][*slot] += sign * g[a];
                                 for b in 0..7 {
                                     curv[i][a][b] = h[(a, b)];
                                 }
@@ -451,8 +458,8 @@ impl RodPieceEl {
                         );
                         for i in 0..3 {
                             jet.r[i] += sign * v[i];
-                            for (a, s) in slots.iter().enumerate() {
-                                jet.jac[i][*s] += sign * g[(i, a)];
+                            for (a, slot) in slots.iter().enumerate() {
+                                jet.jac[i][*slot] += sign * g[(i, a)];
                             }
                         }
                     }

@@ -1,6 +1,7 @@
-//! One piece of a muscle between two anchors that are nodes or material
-//! points of a body (a linear map of the stencil): its pressure law and
-//! element.
+//! One piece of a muscle between two anchors: its pressure law, its
+//! element when the anchors are nodes or material points of a body (a
+//! linear map of the stencil), and what binding builds either element
+//! from (the element with an end on a rod is in `on_rod`).
 
 use super::Anchor;
 use super::on_rod::{End, RodAnchor, RodPieceEl};
@@ -273,10 +274,12 @@ impl PieceData {
     }
 
     /// The element of a set with anchors on rods (`anchors`): four node
-    /// slots per end and the ends' twist angles.
-    pub(super) fn rod_element(self, anchors: &[RodAnchor]) -> RodPieceEl {
+    /// slots per end and the ends' twist angles. A node end reads no twist;
+    /// its slot repeats the other end's, or `spare` (some rod anchor's
+    /// twist DOF) when neither end is on a rod.
+    pub(super) fn rod_element(self, anchors: &[RodAnchor], spare: usize) -> RodPieceEl {
         let mut nodes = [0; 8];
-        let mut twists = [anchors[0].edge.twist; 2];
+        let mut twists = [spare; 2];
         let ends: [End; 2] = std::array::from_fn(|k| match &self.ends[k] {
             EndData::Terms(part) => {
                 let mut w = [0.0; 4];
@@ -319,15 +322,18 @@ impl PieceData {
 }
 
 /// A node's or material point's `(node, weight)` terms, checked: one to
-/// four distinct nodes, finite weights summing to 1; `None` for an anchor
-/// on a rod.
+/// four distinct nodes, finite weights summing to 1 (an anchor on a rod is
+/// bound by [`RodAnchor::bind`] instead, and refused here).
 pub(super) fn resolve(
     anchor: &Anchor,
     at: &str,
-) -> std::result::Result<Option<Vec<(usize, f64)>>, PneumaticError> {
+) -> std::result::Result<Vec<(usize, f64)>, PneumaticError> {
     match anchor {
-        Anchor::Node(i) => Ok(Some(vec![(*i, 1.0)])),
-        Anchor::Rod { .. } => Ok(None),
+        Anchor::Node(i) => Ok(vec![(*i, 1.0)]),
+        Anchor::Rod { .. } => Err(PneumaticError::Inconsistent {
+            field: at.into(),
+            problem: "a point on a rod has no node weights".into(),
+        }),
         Anchor::Point { nodes, weights } => {
             let bad = |problem: String| PneumaticError::Inconsistent {
                 field: at.into(),
@@ -349,9 +355,7 @@ pub(super) fn resolve(
             if (1..nodes.len()).any(|k| nodes[..k].contains(&nodes[k])) {
                 return Err(bad(format!("nodes {nodes:?} repeat a node")));
             }
-            Ok(Some(
-                nodes.iter().copied().zip(weights.iter().copied()).collect(),
-            ))
+            Ok(nodes.iter().copied().zip(weights.iter().copied()).collect())
         }
     }
 }

@@ -5,10 +5,10 @@
 use crate::element::{ElEval, RodEl};
 use crate::frames::{EdgeFrame, RodFrames, transport};
 use crate::network::{Plan, RodNetwork};
-use pliant_core::edge_frame::reset_waypoint;
+use pliant_core::edge_frame::{reset_waypoint, unit_tangent};
 use pliant_core::geometry::{CellKind, Cells, Field, Shape};
 use pliant_core::parallel::deterministic_sum;
-use pliant_core::vec3::{cross, norm};
+use pliant_core::vec3::cross;
 use pliant_core::{
     CarriedTransition, CoreError, DofKind, Element, ElementSet, Elements, Energy, EvalState,
     Layout, Result,
@@ -46,11 +46,7 @@ pub struct RodStrains {
 pub(crate) fn tangents(node_dofs: &[[[usize; 3]; 2]], q: &[f64]) -> Vec<[f64; 3]> {
     node_dofs
         .iter()
-        .map(|[a, b]| {
-            let e: [f64; 3] = std::array::from_fn(|k| q[b[k]] - q[a[k]]);
-            let l = norm(&e);
-            e.map(|c| c / l)
-        })
+        .map(|[a, b]| unit_tangent(&a.map(|i| q[i]), &b.map(|i| q[i])))
         .collect()
 }
 
