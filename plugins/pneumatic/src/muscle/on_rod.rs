@@ -162,15 +162,12 @@ impl RodAnchor {
     /// The point in the state `q` with the current frame, m.
     pub(super) fn position(&self, q: &[f64]) -> [f64; 3] {
         let [a, b] = self.dofs;
-        let (xa, xb) = (a.map(|i| q[i]), b.map(|i| q[i]));
-        let t = self.tangent(q);
-        let d = self.frame.director_at(&t);
-        let d2 = cross(&t, &d);
-        let (sn, cs) = (q[self.edge.twist] - self.theta0).sin_cos();
-        let across = add(&scale(cs, &d), &scale(sn, &d2));
-        add(
-            &add(&xa, &scale(self.s, &sub(&xb, &xa))),
-            &scale(self.r, &across),
+        rod_point(
+            &a.map(|i| q[i]),
+            &b.map(|i| q[i]),
+            q[self.edge.twist],
+            [self.s, self.r, self.theta0],
+            &(self.frame.tangent, self.frame.director),
         )
     }
 
