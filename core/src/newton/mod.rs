@@ -56,7 +56,9 @@ pub enum HessianStrategy {
 /// [`HessianStrategy`]).
 /// The step is accepted when `Φ` decreases (Armijo) and stays finite, so an
 /// energy that returns `NaN`/`∞` for an invalid state (an inverted element)
-/// is never entered.
+/// is never entered. Near convergence, where `Φ` cannot resolve the change
+/// (within `10⁻¹³ |Φ|` of it, or a predicted decrease below `10⁻¹⁰ |Φ|`),
+/// a finite step is accepted when it lowers the residual instead.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct NewtonSettings {
@@ -635,8 +637,17 @@ pub(crate) fn minimize_with(
                 let armijo = phi_t <= phi + 1e-4 * alpha * slope;
                 // Near convergence Φ differences drown in round-off: accept a
                 // step that does not raise Φ beyond round-off and lowers the residual.
-                let roundoff = (phi_t - phi).abs() <= 1e-13 * phi.abs().max(phi_t.abs());
-                if armijo || roundoff {
+                let scale = phi.abs().max(phi_t.abs());
+                let roundoff = (phi_t - phi).abs() <= 1e-13 * scale;
+                // When even the decrease the direction predicts, `|slope|`,
+                // is below 1e-10 of |Φ|, Φ — a sum of terms that may cancel
+                // to a small total, so its round-off can far exceed
+                // 1e-13 |Φ| — cannot tell the step from its own round-off:
+                // the residual decides (a full Newton step from 8.6e-7 N
+                // to 1.1e-11 N was refused for a rise of 2.2e-19 in a Φ of
+                // -1.05e-7, and Newton stalled at 8.6e-7 N).
+                let unresolved = -slope <= 1e-10 * scale;
+                if armijo || roundoff || unresolved {
                     pot.gradient(&trial, &mut g_trial);
                     let r_t = inf_norm(&g_trial) * fscale;
                     if r_t.is_finite() && ((armijo && !reuse) || r_t < stats.residual) {
