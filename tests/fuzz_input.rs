@@ -215,6 +215,8 @@ fn mutated_scenes_never_panic_and_refusals_say_why() {
             chain,
             example("rod_drape.json"),
             example("sheet_drape.json"),
+            // Muscles anchored on a rod's surface.
+            example("rod_muscle_arm.json"),
         ],
         20261124,
         1500,
