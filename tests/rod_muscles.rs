@@ -597,3 +597,123 @@ fn the_arm_reach_rollout_has_exact_gradients() {
         e.gradient
     );
 }
+
+/// The anchors' carried derivatives, each against central differences of
+/// what it differentiates (the rollout test above checks them only
+/// together): `carried_transition` against `begin_step` moved in the state
+/// and in the carried frames, `carried_block` against the muscles'
+/// gradient moved in the carried frames.
+#[test]
+fn the_anchors_carried_derivatives_match_finite_differences() {
+    use pliant::core::{Block, EnergySpec};
+    let x = nodes(5, 0.1, true);
+    let list = vec![
+        muscle_along(&x, 0.9, Quantity::Value(3e4), "a"),
+        muscle_along(&x, -2.1, Quantity::Value(1e4), "b"),
+    ];
+    let model = arm(&x, list.clone(), 40.0, &[], |r| r).build().unwrap();
+    // A bound copy of the muscles to step by hand.
+    let spec = PneumaticMuscles::new(list, MUSCLE_K, 40.0, MuscleModel::Linear { area: AREA });
+    let mut e = spec.bind(&model.bind_info()).unwrap();
+    let p: Vec<f64> = vec![];
+    // A previous state with every node and twist moved, and a current one
+    // moved again.
+    let wiggle = |q: &[f64], amp: f64, phase: f64| -> Vec<f64> {
+        q.iter()
+            .enumerate()
+            .map(|(i, v)| v + amp * (1.3 * i as f64 + phase).sin())
+            .collect()
+    };
+    let q_prev = wiggle(model.q0(), 4e-3, 0.0);
+    let q = wiggle(&q_prev, 2e-3, 0.7);
+    let (n, h) = (q.len(), 1e-6);
+    let c0 = e.carried_state();
+    let m = c0.len();
+    assert_eq!(m, 2 * 5 * 6);
+    let dense = |t: &[(usize, usize, f64)], rows: usize, cols: usize| {
+        let mut d = vec![vec![0.0; cols]; rows];
+        for &(r, c, v) in t {
+            d[r][c] += v;
+        }
+        d
+    };
+    let rel = |a: &[Vec<f64>], b: &[Vec<f64>]| {
+        let scale = a.iter().flatten().fold(0.0f64, |s, v| s.max(v.abs()));
+        let diff = a
+            .iter()
+            .flatten()
+            .zip(b.iter().flatten())
+            .fold(0.0f64, |s, (u, v)| s.max((u - v).abs()));
+        (diff / scale, scale)
+    };
+
+    // ∂c'/∂q_prev and ∂c'/∂c of the step's transport.
+    let tr = e.carried_transition(&q_prev, &p).unwrap();
+    assert_eq!(tr.len, m);
+    let mut step = |c: &[f64], qp: &[f64]| {
+        e.restore_carried_state(c).unwrap();
+        e.begin_step(qp, &p, 0.01, 0.0);
+        e.carried_state()
+    };
+    let (mut fd_q, mut fd_c) = (vec![vec![0.0; n]; m], vec![vec![0.0; m]; m]);
+    for j in 0..n {
+        let (mut a, mut b) = (q_prev.clone(), q_prev.clone());
+        a[j] += h;
+        b[j] -= h;
+        let (ca, cb) = (step(&c0, &a), step(&c0, &b));
+        (0..m).for_each(|i| fd_q[i][j] = (ca[i] - cb[i]) / (2.0 * h));
+    }
+    for j in 0..m {
+        let (mut a, mut b) = (c0.clone(), c0.clone());
+        a[j] += h;
+        b[j] -= h;
+        let (ca, cb) = (step(&a, &q_prev), step(&b, &q_prev));
+        (0..m).for_each(|i| fd_c[i][j] = (ca[i] - cb[i]) / (2.0 * h));
+    }
+    let (eq, sq) = rel(&dense(&tr.dq, m, n), &fd_q);
+    let (ec, sc) = rel(&dense(&tr.dc, m, m), &fd_c);
+    eprintln!("transition: ∂c/∂q {eq:.2e} (scale {sq:.2e}), ∂c/∂c {ec:.2e} (scale {sc:.2e})");
+    assert!(sq > 1.0 && sc > 0.5, "nothing moved the frames");
+    assert!(eq < 1e-7 && ec < 1e-7, "∂c/∂q {eq:e}, ∂c/∂c {ec:e}");
+
+    // ∂²E/∂x∂c at (q, q_prev) with the frames transported to q_prev.
+    e.restore_carried_state(&c0).unwrap();
+    e.begin_step(&q_prev, &p, 0.01, 0.0);
+    let c1 = e.carried_state();
+    let s = EvalState {
+        q: &q,
+        q_prev: &q_prev,
+        p: &p,
+        h: 0.01,
+        dt: 0.01,
+        t: 0.0,
+    };
+    let block = dense(&e.carried_block(&s), n, m);
+    let mut gradient_at = |c: &[f64]| -> Vec<f64> {
+        e.restore_carried_state(c).unwrap();
+        let set = e.elements();
+        let ns = set.stencil_size();
+        let mut blocks = vec![0.0; set.len() * ns];
+        set.blocks(&s, Block::Gradient, &mut blocks);
+        let (mut g, mut dofs) = (vec![0.0; n], vec![0; ns]);
+        for i in 0..set.len() {
+            set.dofs(i, &mut dofs);
+            for (k, &d) in dofs.iter().enumerate() {
+                g[d] += blocks[i * ns + k];
+            }
+        }
+        g
+    };
+    let mut fd = vec![vec![0.0; m]; n];
+    for j in 0..m {
+        let (mut a, mut b) = (c1.clone(), c1.clone());
+        a[j] += h;
+        b[j] -= h;
+        let (ga, gb) = (gradient_at(&a), gradient_at(&b));
+        (0..n).for_each(|i| fd[i][j] = (ga[i] - gb[i]) / (2.0 * h));
+    }
+    let (eb, sb) = rel(&block, &fd);
+    eprintln!("frame block: {eb:.2e} (scale {sb:.2e})");
+    assert!(sb > 1e-3, "the frames do not reach the gradient");
+    assert!(eb < 1e-6, "∂²E/∂x∂c off by {eb:e}");
+}

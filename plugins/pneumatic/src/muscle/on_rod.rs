@@ -391,7 +391,7 @@ struct Jet {
     /// `∂r/∂x`, 3 × N.
     jac: [[f64; N]; 3],
     /// Per end: `(sign, stencil slots of (x_a, x_b, θ), ∂²p_i/∂y²)`.
-    curv: Vec<(f64, [usize; 7], Curvature)>,
+    curv: [Option<(f64, [usize; 7], Curvature)>; 2],
 }
 
 impl RodPieceEl {
@@ -406,7 +406,7 @@ impl RodPieceEl {
         let mut jet = Jet {
             r: [0.0; 3],
             jac: [[0.0; N]; 3],
-            curv: Vec::new(),
+            curv: [None, None],
         };
         for k in 0..2 {
             let sign = if k == 0 { -1.0 } else { 1.0 };
@@ -461,7 +461,7 @@ impl RodPieceEl {
                         }
                     }
                     if with_curvature {
-                        jet.curv.push((sign, slots, curv));
+                        jet.curv[k] = Some((sign, slots, curv));
                     }
                 }
             }
@@ -517,7 +517,7 @@ impl Element for RodPieceEl {
                 h[a * N + b] = f2 * gl[a] * gl[b] + t * across;
             }
         }
-        for (sign, slots, curv) in &jet.curv {
+        for (sign, slots, curv) in jet.curv.iter().flatten() {
             for (ia, &a) in slots.iter().enumerate() {
                 for (ib, &b) in slots.iter().enumerate() {
                     let c: f64 = (0..3).map(|i| n[i] * curv[i][ia][ib]).sum();
