@@ -19,8 +19,10 @@
 //! *manta*: the manta ray of `pliant::shell_scenes::Manta` at its default
 //! resolution and step: wall time per simulated second (1 s simulated).
 //!
-//! *scaling*: the manta ray's per-step wall time (median of 3 steps after 2
-//! warm-up steps) at about 1k, 10k and 100k triangles (`PLIANT_MANTA_CELLS=24,75`
+//! *scaling*: the manta ray's per-step wall time (median and mean of 3
+//! steps after 2 warm-up steps; `PLIANT_MANTA_STEPS=K` times K steps, e.g.
+//! 60 for a whole 3.4 Hz flapping cycle at dt = 5 ms) at about 1k, 10k
+//! and 100k triangles (`PLIANT_MANTA_CELLS=24,75`
 //! to choose the mesh sizes: triangles across the span;
 //! `PLIANT_DIRECTIONS=direct|pcg` to choose Newton's directions, `auto` by
 //! default; `--parallel-factorization` to let large factors use faer's
@@ -195,11 +197,16 @@ fn scaling() {
         .ok()
         .map(|d| serde_json::from_value(serde_json::Value::String(d)).unwrap())
         .unwrap_or_default();
+    let timed: usize = std::env::var("PLIANT_MANTA_STEPS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3)
+        .max(1);
     for cells in sizes {
         let defaults = Manta::default();
         let scene = Manta {
             cells,
-            duration: 5.0 * 5e-3,
+            duration: (timed + 2) as f64 * 5e-3,
             newton: NewtonSettings {
                 directions,
                 ..defaults.newton
@@ -210,7 +217,7 @@ fn scaling() {
         let tris = run.mesh.triangles.len();
         let mut times = Vec::new();
         let (mut its, mut pcg, mut fact) = (0, 0, 0);
-        for k in 0..5 {
+        for k in 0..timed + 2 {
             let t = Instant::now();
             let r = run.sim.step().unwrap();
             if k >= 2 {
@@ -220,14 +227,18 @@ fn scaling() {
                 fact += r.newton.factorizations;
             }
         }
+        let mean = times.iter().sum::<f64>() / timed as f64;
         let per = median(times);
+        let n = timed as f64;
         println!(
-            "manta scaling ({directions:?}): {tris:>7} triangles: {:>9.2} ms per step ({:.1} Newton iterations, {:.1} PCG iterations, {:.1} factorizations per step), {:.2} µs per triangle per step",
+            "manta scaling ({directions:?}): {tris:>7} triangles, {timed} steps: {:>9.2} ms per step (median; mean {:.2}) ({:.2} Newton iterations, {:.2} PCG iterations, {:.2} factorizations per step), {:.2} µs per triangle per step (median; mean {:.2})",
             1e3 * per,
-            its as f64 / 3.0,
-            pcg as f64 / 3.0,
-            fact as f64 / 3.0,
-            1e6 * per / tris as f64
+            1e3 * mean,
+            its as f64 / n,
+            pcg as f64 / n,
+            fact as f64 / n,
+            1e6 * per / tris as f64,
+            1e6 * mean / tris as f64
         );
     }
 }
