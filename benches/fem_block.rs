@@ -18,7 +18,14 @@
 //! node positions to `target/fem_block/pliant_n{n}.csv` (z up, grid order
 //! x fastest, then y, then z) for `benches/warp/compare.py`.
 //!
-//! `cargo bench --bench fem_block [-- 5 10 20 40] [--reps 3] [--seconds 0.99] [--dt 0.033] [--default-newton] [--tol N] [--pcg | --no-pcg | --amg] [--parallel-factorization] [--predictor-start]`
+//! `cargo bench --bench fem_block [-- 5 10 20 40] [--reps 3] [--seconds 0.99] [--dt 0.033] [--default-newton] [--tol N] [--pcg | --no-pcg | --amg] [--parallel-factorization] [--predictor-start] [--refine L]`
+//!
+//! `--refine L` meshes one block of edge `L` m (1000 kg/m³) at every size
+//! instead, on a ground of the same stiffness per unit area, with Newton's
+//! tolerance scaled with a node's weight: the same physical problem at
+//! every resolution, so the per-step cost shows how the solver scales
+//! (Warp's scene grows the block with `n`, and a taller block is a harder
+//! landing).
 //!
 //! `--predictor-start` starts every Newton solve from the inertial predictor
 //! (`pliant_core::NewtonStart::Predictor`) instead of the lower-potential
@@ -58,14 +65,23 @@ fn range(v: &[f64]) -> (f64, f64) {
         })
 }
 
-/// The block with `n` cells a side, its lowest face `DROP` above the ground.
-fn block(n: i64) -> (Model, usize) {
-    let mesh = TetMesh::from_voxel_boxes(&[([0, 0, 0], [n, n, n])], CELL, [0.0, 0.0, DROP])
+/// The block with `n` cells a side, its lowest face `DROP` above the ground:
+/// Warp's scene (cells of `CELL`), or with `refine = Some(L)` one block of
+/// edge `L` (m) meshed `n` cells a side, at 1000 kg/m³, on a ground of the
+/// same stiffness per unit area at every `n` (1000 N/m per node of a 1 cm
+/// grid) — the same physical problem at every resolution.
+fn block(n: i64, refine: Option<f64>) -> (Model, usize) {
+    let cell = refine.map_or(CELL, |l| l / n as f64);
+    let mesh = TetMesh::from_voxel_boxes(&[([0, 0, 0], [n, n, n])], cell, [0.0, 0.0, DROP])
         .expect("a box mesh");
     let mut b = ModelBuilder::new(3).expect("3-D");
     // Warp's add_soft_grid gives each of the (n+1)³ grid nodes the mass of
     // one cell; the same total mass here.
-    let rho = 1000.0 * ((n + 1) as f64 / n as f64).powi(3);
+    let rho = match refine {
+        None => 1000.0 * ((n + 1) as f64 / n as f64).powi(3),
+        Some(_) => 1000.0,
+    };
+    let ground_k = 1000.0 * (cell / CELL).powi(2);
     mesh.add_to(
         &mut b,
         rho,
@@ -80,7 +96,7 @@ fn block(n: i64) -> (Model, usize) {
         &[0.0; 3],
         &[0.0, 0.0, 1.0],
         NormalLaw::Quadratic {
-            stiffness: 1000.0,
+            stiffness: ground_k,
             smoothing: 1e-4,
         },
         Some(Friction::SmoothCoulomb {
@@ -106,8 +122,20 @@ struct Run {
 
 /// One timed simulation; then the bare factorization time of the final
 /// Hessian (median of 3) for the solver share.
-fn run(n: i64, seconds: f64, dt: f64, newton: NewtonSettings) -> (Run, usize, usize) {
-    let (model, tets) = block(n);
+fn run(
+    n: i64,
+    seconds: f64,
+    dt: f64,
+    newton: NewtonSettings,
+    refine: Option<f64>,
+) -> (Run, usize, usize) {
+    let (model, tets) = block(n, refine);
+    // The same relative accuracy at every resolution: the tolerance (N)
+    // scales with a node's weight, which scales with the cell's volume.
+    let mut newton = newton;
+    if let Some(l) = refine {
+        newton.abs_tol *= (l / n as f64 / CELL).powi(3);
+    }
     let dofs = model.n_dofs();
     let steps = (seconds / dt).round() as usize;
     let mut sim = Simulator::new(model, Integrator::Bdf1, dt, newton).expect("simulator");
@@ -189,7 +217,7 @@ fn step_hessian<'a>(
 /// with nested dissection: factor entries and the median time of 3
 /// factorizations each, interleaved.
 fn orderings(n: i64, dt: f64, parallel: bool) {
-    let (model, tets) = block(n);
+    let (model, tets) = block(n, None);
     let mut asm = Assembler::new(&model).expect("assembler");
     let q = model.q0().to_vec();
     let t0 = Instant::now();
@@ -298,6 +326,10 @@ fn main() {
     if args.iter().any(|a| a == "--predictor-start") {
         newton.start = pliant::core::NewtonStart::Predictor;
     }
+    let refine = args
+        .iter()
+        .any(|a| a == "--refine")
+        .then(|| value("--refine", 0.1));
     let parallel = args.iter().any(|a| a == "--parallel-factorization");
     pliant::core::linsolve::set_parallel_factorization(parallel);
     let mut sizes: Vec<i64> = Vec::new();
@@ -306,7 +338,10 @@ fn main() {
         if skip {
             skip = false;
         } else if a.starts_with("--") {
-            skip = matches!(a.as_str(), "--reps" | "--seconds" | "--dt" | "--tol");
+            skip = matches!(
+                a.as_str(),
+                "--reps" | "--seconds" | "--dt" | "--tol" | "--refine"
+            );
         } else if let Ok(n) = a.parse() {
             sizes.push(n);
         }
@@ -324,6 +359,12 @@ fn main() {
         }
         return;
     }
+    if let Some(l) = refine {
+        println!(
+            "refinement: one block of edge {l} m at every size (1000 kg/m³, ground stiffness 10⁷ N/m per m²), Newton's tolerance scaled with the node weight ({:e} N at 1 cm cells)",
+            newton.abs_tol
+        );
+    }
     println!(
         "block drop: {seconds} s simulated at dt = {dt} s, BDF1, Newton {}, {} threads; medians of {reps} interleaved runs [range]",
         if args.iter().any(|a| a == "--default-newton") {
@@ -337,7 +378,7 @@ fn main() {
     let mut meta = vec![(0, 0); sizes.len()];
     for _ in 0..reps {
         for (k, &n) in sizes.iter().enumerate() {
-            let (r, tets, dofs) = run(n, seconds, dt, newton);
+            let (r, tets, dofs) = run(n, seconds, dt, newton, refine);
             meta[k] = (tets, dofs);
             runs[k].push(r);
         }
@@ -360,6 +401,15 @@ fn main() {
             100.0 * median(rs.iter().map(|r| r.factor_share).collect()),
             1e6 * median(walls) * dt / meta[k].0 as f64,
         );
+        if refine.is_some() {
+            let z: Vec<f64> = last.final_q.chunks(3).map(|p| p[2]).collect();
+            let lowest = z.iter().copied().fold(f64::INFINITY, f64::min);
+            println!(
+                "      final state: mean node height {:.4} mm, lowest node {:+.4} mm",
+                1e3 * z.iter().sum::<f64>() / z.len() as f64,
+                1e3 * lowest
+            );
+        }
         if let Err(e) = write_final(n, &last.final_q) {
             eprintln!("could not write the final state of n = {n}: {e}");
         }
