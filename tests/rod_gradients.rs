@@ -21,6 +21,57 @@ const EDGES: usize = 8;
 /// 0–3, `back` springs 4–6 (axis 2: bending in the plane of a rod whose
 /// first director is the plane normal).
 fn snake(planar: bool, memory: Memory) -> Shooting {
+    snake_with(planar, memory, false)
+}
+
+/// [`snake`], with a spare simulator of the same model when `spare`.
+fn snake_with(planar: bool, memory: Memory, spare: bool) -> Shooting {
+    let newton = NewtonSettings {
+        abs_tol: 1e-13,
+        rel_tol: 1e-13,
+        max_iterations: 100,
+        ..Default::default()
+    };
+    let h = 0.01;
+    let sim = Simulator::new(snake_model(planar), Integrator::ImplicitEuler, h, newton).unwrap();
+    let spares: Vec<Simulator> = (0..usize::from(spare))
+        .map(|_| Simulator::new(snake_model(planar), Integrator::ImplicitEuler, h, newton).unwrap())
+        .collect();
+    let gait = Gait {
+        motors: vec![
+            Motor {
+                name: "front".into(),
+                channels: vec!["front".into()],
+                mirror_of: None,
+            },
+            Motor {
+                name: "back".into(),
+                channels: vec!["back".into()],
+                mirror_of: None,
+            },
+        ],
+        keyframes: 3,
+        prep_steps: 4,
+        cycle_steps: 9,
+        cycles: 1,
+        bounds: None,
+    };
+    let map = gait.control_map(sim.model()).unwrap();
+    let model = sim.model();
+    let c0 = CentreOfMass::new(model, &[0, 1]).unwrap().of(model.q0());
+    let targets = ComPath::straight(&c0, &[0.002, 0.001], gait.steps(), h);
+    let objectives: Vec<Box<dyn Objective>> = vec![Box::new(
+        ComPath::new(model, &[0, 1], targets, 1e4).unwrap(),
+    )];
+    Shooting::new(sim, map, objectives)
+        .unwrap()
+        .with_memory(memory)
+        .with_spare_simulators(spares)
+        .unwrap()
+}
+
+/// The snake's model (see [`snake`]).
+fn snake_model(planar: bool) -> pliant::core::Model {
     let mut b = ModelBuilder::new(3).unwrap();
     let nodes: Vec<usize> = (0..=EDGES)
         .map(|k| {
@@ -55,44 +106,7 @@ fn snake(planar: bool, memory: Memory) -> Shooting {
     );
     let edges: Vec<[usize; 2]> = nodes.windows(2).map(|w| [w[0], w[1]]).collect();
     b.add(ResistiveForce::new(edges, 0.01, 0.1));
-    let model = b.build().unwrap();
-    let newton = NewtonSettings {
-        abs_tol: 1e-13,
-        rel_tol: 1e-13,
-        max_iterations: 100,
-        ..Default::default()
-    };
-    let h = 0.01;
-    let gait = Gait {
-        motors: vec![
-            Motor {
-                name: "front".into(),
-                channels: vec!["front".into()],
-                mirror_of: None,
-            },
-            Motor {
-                name: "back".into(),
-                channels: vec!["back".into()],
-                mirror_of: None,
-            },
-        ],
-        keyframes: 3,
-        prep_steps: 4,
-        cycle_steps: 9,
-        cycles: 1,
-        bounds: None,
-    };
-    let sim = Simulator::new(model, Integrator::ImplicitEuler, h, newton).unwrap();
-    let map = gait.control_map(sim.model()).unwrap();
-    let model = sim.model();
-    let c0 = CentreOfMass::new(model, &[0, 1]).unwrap().of(model.q0());
-    let targets = ComPath::straight(&c0, &[0.002, 0.001], gait.steps(), h);
-    let objectives: Vec<Box<dyn Objective>> = vec![Box::new(
-        ComPath::new(model, &[0, 1], targets, 1e4).unwrap(),
-    )];
-    Shooting::new(sim, map, objectives)
-        .unwrap()
-        .with_memory(memory)
+    b.build().unwrap()
 }
 
 /// Keyframe values (curvature increments, 1/m) of the two motors.
@@ -132,6 +146,31 @@ fn recomputed_blocks_equal_recorded_ones_for_a_twisted_rod() {
         "Jacobians differ by {}",
         d(&js, &jr)
     );
+}
+
+/// A spare simulator rebuilds two steps' blocks of every three beside the
+/// sweep (`Shooting::jacobian`, `Shooting::gradient`); on the twisted rod,
+/// whose blocks depend on the carried frames each rebuild restores, the
+/// Jacobian and the gradient must be the same bit for bit.
+#[test]
+fn a_spare_simulator_rebuilds_the_same_jacobian() {
+    let (r1, j1) = snake_with(false, Memory::Recompute, false)
+        .jacobian(&Z)
+        .unwrap();
+    let p = snake_with(false, Memory::Recompute, true);
+    let (r2, j2) = p.jacobian(&Z).unwrap();
+    assert_eq!(r1, r2);
+    assert_eq!(j1, j2, "the Jacobian must not depend on the spare");
+    let g1 = snake_with(false, Memory::Recompute, false)
+        .gradient(&Z)
+        .unwrap();
+    let g2 = p.gradient(&Z).unwrap();
+    assert_eq!(g1, g2, "nor the adjoint gradient");
+    // The spare is left fit for a trial rollout: the same cost either way.
+    let w = Z.map(|z| 0.9 * z);
+    let c = pliant::optim::gradient::cost(&snake(false, Memory::Recompute).residuals(&w).unwrap());
+    let c2 = p.costs_below(&[w.to_vec(), Z.map(|z| 1.1 * z).to_vec()], f64::INFINITY);
+    assert_eq!(c2[0].as_ref().unwrap().unwrap(), c);
 }
 
 /// Out of the plane the reference frames are transported along the path

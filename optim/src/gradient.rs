@@ -120,7 +120,81 @@ pub fn jacobian_forward(
     base: &[f64],
     objectives: &[Box<dyn Objective>],
 ) -> Result<(Vec<f64>, Vec<f64>)> {
+    jacobian_forward_helped(tr, sim, None, map, base, objectives)
+}
+
+/// Whether step `k`'s blocks are rebuilt by the helper simulator of
+/// [`jacobian_forward_helped`]: two steps of every three (the calling
+/// thread rebuilds the third and runs the sweep, about as much work).
+/// Fixed by `k`, so which simulator rebuilt which step never depends on
+/// timing.
+fn on_helper(k: usize) -> bool {
+    !k.is_multiple_of(3)
+}
+
+/// [`jacobian_forward`] with an optional second simulator of the same
+/// model: for a [`crate::Memory::Recompute`] trajectory it rebuilds two
+/// steps' blocks of every three ([`Trajectory::derivatives`]) on a second
+/// thread while this one rebuilds the rest and runs the sensitivity
+/// recurrence, in step order. The blocks are the same whichever simulator
+/// builds them (each rebuild restores the step's carried state and
+/// assembles at the stored states), so the Jacobian is too.
+pub(crate) fn jacobian_forward_helped(
+    tr: &Trajectory,
+    sim: &mut Simulator,
+    helper: Option<&mut Simulator>,
+    map: &ControlMap,
+    base: &[f64],
+    objectives: &[Box<dyn Objective>],
+) -> Result<(Vec<f64>, Vec<f64>)> {
     check_sizes(tr, map, base)?;
+    let helper = helper.filter(|_| tr.memory() == crate::Memory::Recompute && tr.steps() > 2);
+    let Some(helper) = helper else {
+        let out = forward_sweep(tr, map, base, objectives, |k| tr.derivatives(sim, k));
+        tr.restore_end(sim)?;
+        return out;
+    };
+    let out = std::thread::scope(|scope| {
+        // A few steps of look-ahead: the helper runs ahead of the sweep
+        // by at most this many blocks.
+        let (tx, rx) = std::sync::mpsc::sync_channel(4);
+        scope.spawn(move || {
+            for k in (1..=tr.steps()).filter(|&k| on_helper(k)) {
+                let d = tr.derivatives(helper, k);
+                let failed = d.is_err();
+                if tx.send(d).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        forward_sweep(tr, map, base, objectives, |k| {
+            if on_helper(k) {
+                rx.recv().unwrap_or_else(|_| {
+                    Err(crate::error::OptimError::inconsistent(
+                        format!("trajectory step {k}"),
+                        "the helper simulator stopped before rebuilding it",
+                    ))
+                })
+            } else {
+                tr.derivatives(sim, k)
+            }
+        })
+        // Dropping the receiver here stops a helper still running ahead
+        // after an error.
+    });
+    tr.restore_end(sim)?;
+    out
+}
+
+/// The forward-sensitivity recurrence over `tr`, step `k`'s blocks from
+/// `blocks(k)` (called in step order) unless stored in `tr`.
+fn forward_sweep(
+    tr: &Trajectory,
+    map: &ControlMap,
+    base: &[f64],
+    objectives: &[Box<dyn Objective>],
+    mut blocks: impl FnMut(usize) -> Result<pliant_core::StepDerivatives>,
+) -> Result<(Vec<f64>, Vec<f64>)> {
     let n = tr.x[0].len();
     let np = base.len();
     let nz = map.nz();
@@ -139,7 +213,7 @@ pub fn jacobian_forward(
         let d = match tr.stored_derivatives(k) {
             Some(d) => d,
             None => {
-                owned = tr.derivatives(sim, k)?;
+                owned = blocks(k)?;
                 &owned
             }
         };
@@ -194,7 +268,6 @@ pub fn jacobian_forward(
         }
         p_prev_blk = pk;
     }
-    tr.restore_end(sim)?;
     Ok((r_all, jac))
 }
 
@@ -202,6 +275,59 @@ pub fn jacobian_forward(
 pub fn gradient_adjoint(
     tr: &Trajectory,
     sim: &mut Simulator,
+    map: &ControlMap,
+    base: &[f64],
+    objectives: &[Box<dyn Objective>],
+) -> Result<(Vec<f64>, Vec<f64>)> {
+    gradient_adjoint_helped(tr, sim, None, map, base, objectives)
+}
+
+/// Every step's blocks of a [`crate::Memory::Recompute`] trajectory, in
+/// step order; with `helper`, the steps of [`on_helper`] are rebuilt on it
+/// by a second thread.
+fn rebuild_all(
+    tr: &Trajectory,
+    sim: &mut Simulator,
+    helper: Option<&mut Simulator>,
+) -> Result<Vec<pliant_core::StepDerivatives>> {
+    let kmax = tr.steps();
+    let Some(helper) = helper.filter(|_| kmax > 2) else {
+        return (1..=kmax).map(|k| tr.derivatives(sim, k)).collect();
+    };
+    let (theirs, ours) = std::thread::scope(|scope| {
+        let theirs = scope.spawn(move || {
+            (1..=kmax)
+                .filter(|&k| on_helper(k))
+                .map(|k| tr.derivatives(helper, k))
+                .collect::<Result<Vec<_>>>()
+        });
+        let ours = (1..=kmax)
+            .filter(|&k| !on_helper(k))
+            .map(|k| tr.derivatives(sim, k))
+            .collect::<Result<Vec<_>>>();
+        (theirs.join(), ours)
+    });
+    let theirs = theirs.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+    let (mut theirs, mut ours) = (theirs.into_iter(), ours?.into_iter());
+    Ok((1..=kmax)
+        .map(|k| {
+            if on_helper(k) {
+                theirs.next()
+            } else {
+                ours.next()
+            }
+            .expect("one block per step")
+        })
+        .collect())
+}
+
+/// [`gradient_adjoint`] with an optional second simulator of the same
+/// model that rebuilds two steps' blocks of every three on a second
+/// thread (see [`jacobian_forward_helped`]).
+pub(crate) fn gradient_adjoint_helped(
+    tr: &Trajectory,
+    sim: &mut Simulator,
+    helper: Option<&mut Simulator>,
     map: &ControlMap,
     base: &[f64],
     objectives: &[Box<dyn Objective>],
@@ -240,9 +366,7 @@ pub fn gradient_adjoint(
     let recomputed: Vec<pliant_core::StepDerivatives> = if tr.stored_derivatives(1).is_some() {
         Vec::new()
     } else {
-        (1..=kmax)
-            .map(|k| tr.derivatives(sim, k))
-            .collect::<Result<_>>()?
+        rebuild_all(tr, sim, helper)?
     };
     let mut grad = vec![0.0; nz];
     let mut s_bar = vec![0.0; n];

@@ -26,7 +26,7 @@
 
 use crate::controls::ControlMap;
 use crate::error::{OptimError, Result};
-use crate::gradient::{cost, gradient_adjoint, jacobian_forward, residuals};
+use crate::gradient::{cost, residuals};
 use crate::objective::Objective;
 use crate::trajectory::{Memory, Trajectory, rollout};
 use argmin::core::{CostFunction, Error as ArgminError, Gradient, Jacobian, Operator};
@@ -276,7 +276,11 @@ impl Shooting {
     /// each. Every rollout starts from `set_state`, which resets a
     /// simulator completely, so a trial's result does not depend on the
     /// simulator that ran it: an optimization gives bitwise the same
-    /// iterates with or without spares.
+    /// iterates with or without spares. The first spare also works in
+    /// [`Shooting::jacobian`] and [`Shooting::gradient`] when no trial holds
+    /// it: with [`Memory::Recompute`] it rebuilds two steps' blocks of every
+    /// three on a second thread (each rebuild restores its step's carried
+    /// state, so the blocks, and the derivatives, are the same bit for bit).
     pub fn with_spare_simulators(mut self, sims: Vec<Simulator>) -> Result<Self> {
         let (n, np) = {
             let inner = crate::lock(&self.inner);
@@ -546,11 +550,29 @@ impl Shooting {
             }
         }
     }
+    /// The first spare simulator if no trial is using it: it rebuilds step
+    /// blocks beside the calling thread in derivative sweeps (the same
+    /// blocks, so the same derivatives, with or without it).
+    fn idle_spare(&self) -> Option<std::sync::MutexGuard<'_, Simulator>> {
+        self.spares.first().and_then(|m| match m.try_lock() {
+            Ok(g) => Some(g),
+            Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        })
+    }
     /// Residual Jacobian `∂r/∂w` (row-major `rows × nz`) by forward sensitivity.
     pub fn jacobian(&self, w: &[f64]) -> Result<(Vec<f64>, Vec<f64>)> {
         let t0 = Instant::now();
         let (mut r, mut jac) = self.with_trajectory(w, |tr, sim| {
-            jacobian_forward(tr, sim, &self.map, &self.base, &self.objectives)
+            let mut spare = self.idle_spare();
+            crate::gradient::jacobian_forward_helped(
+                tr,
+                sim,
+                spare.as_deref_mut(),
+                &self.map,
+                &self.base,
+                &self.objectives,
+            )
         })?;
         let nz = self.map.nz();
         // ∂r/∂w = ∂r/∂z · dz/dw.
@@ -579,7 +601,15 @@ impl Shooting {
     pub fn gradient(&self, w: &[f64]) -> Result<(f64, Vec<f64>)> {
         let t0 = Instant::now();
         let (mut r, mut g) = self.with_trajectory(w, |tr, sim| {
-            gradient_adjoint(tr, sim, &self.map, &self.base, &self.objectives)
+            let mut spare = self.idle_spare();
+            crate::gradient::gradient_adjoint_helped(
+                tr,
+                sim,
+                spare.as_deref_mut(),
+                &self.map,
+                &self.base,
+                &self.objectives,
+            )
         })?;
         let d = self.dz_dw(w);
         for j in 0..g.len() {
