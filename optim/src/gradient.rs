@@ -294,31 +294,59 @@ fn rebuild_all(
     let Some(helper) = helper.filter(|_| kmax > 2) else {
         return (1..=kmax).map(|k| tr.derivatives(sim, k)).collect();
     };
+    // Each side keeps its blocks (or its first error) by step, so the
+    // merge reports the earliest step's error, as the sequential loop does.
     let (theirs, ours) = std::thread::scope(|scope| {
         let theirs = scope.spawn(move || {
             (1..=kmax)
                 .filter(|&k| on_helper(k))
                 .map(|k| tr.derivatives(helper, k))
-                .collect::<Result<Vec<_>>>()
+                .take_while_inclusive_ok()
         });
         let ours = (1..=kmax)
             .filter(|&k| !on_helper(k))
             .map(|k| tr.derivatives(sim, k))
-            .collect::<Result<Vec<_>>>();
+            .take_while_inclusive_ok();
         (theirs.join(), ours)
     });
-    let theirs = theirs.unwrap_or_else(|p| std::panic::resume_unwind(p))?;
-    let (mut theirs, mut ours) = (theirs.into_iter(), ours?.into_iter());
-    Ok((1..=kmax)
+    let theirs = theirs.unwrap_or_else(|p| std::panic::resume_unwind(p));
+    let (mut theirs, mut ours) = (theirs.into_iter(), ours.into_iter());
+    (1..=kmax)
         .map(|k| {
             if on_helper(k) {
                 theirs.next()
             } else {
                 ours.next()
             }
-            .expect("one block per step")
+            .unwrap_or_else(|| {
+                // The other side stopped at an earlier error; it is
+                // reported before this step is reached.
+                Err(crate::error::OptimError::inconsistent(
+                    format!("trajectory step {k}"),
+                    "its blocks were not rebuilt after an earlier step failed",
+                ))
+            })
         })
-        .collect())
+        .collect()
+}
+
+/// Collects results up to and including the first error.
+trait TakeWhileOk<T> {
+    fn take_while_inclusive_ok(self) -> Vec<Result<T>>;
+}
+
+impl<T, I: Iterator<Item = Result<T>>> TakeWhileOk<T> for I {
+    fn take_while_inclusive_ok(self) -> Vec<Result<T>> {
+        let mut out = Vec::new();
+        for r in self {
+            let failed = r.is_err();
+            out.push(r);
+            if failed {
+                break;
+            }
+        }
+        out
+    }
 }
 
 /// [`gradient_adjoint`] with an optional second simulator of the same
