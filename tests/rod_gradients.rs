@@ -166,11 +166,13 @@ fn a_spare_simulator_rebuilds_the_same_jacobian() {
         .unwrap();
     let g2 = p.gradient(&Z).unwrap();
     assert_eq!(g1, g2, "nor the adjoint gradient");
-    // The spare is left fit for a trial rollout: the same cost either way.
-    let w = Z.map(|z| 0.9 * z);
+    // The spare is left fit for a trial rollout: the second of two
+    // concurrent trials runs on it and costs what a fresh problem says.
+    let w = Z.map(|z| 1.1 * z);
     let c = pliant::optim::gradient::cost(&snake(false, Memory::Recompute).residuals(&w).unwrap());
-    let c2 = p.costs_below(&[w.to_vec(), Z.map(|z| 1.1 * z).to_vec()], f64::INFINITY);
-    assert_eq!(c2[0].as_ref().unwrap().unwrap(), c);
+    let c2 = p.costs_below(&[Z.map(|z| 0.9 * z).to_vec(), w.to_vec()], f64::INFINITY);
+    assert_eq!(c2[1].as_ref().unwrap().unwrap(), c);
+    assert!(p.stats().rollouts_in_parallel > 0, "the spare ran a trial");
 }
 
 /// Out of the plane the reference frames are transported along the path

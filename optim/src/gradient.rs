@@ -138,7 +138,9 @@ fn on_helper(k: usize) -> bool {
 /// thread while this one rebuilds the rest and runs the sensitivity
 /// recurrence, in step order. The blocks are the same whichever simulator
 /// builds them (each rebuild restores the step's carried state and
-/// assembles at the stored states), so the Jacobian is too.
+/// assembles at the stored states), so the Jacobian is too — as long as
+/// every energy's element set follows from the carried state (see
+/// [`crate::Shooting::with_spare_simulators`] for the one that does not).
 pub(crate) fn jacobian_forward_helped(
     tr: &Trajectory,
     sim: &mut Simulator,
@@ -388,8 +390,8 @@ pub(crate) fn gradient_adjoint_helped(
             r_all.extend_from_slice(&buf.r);
         }
     }
-    // Recomputed blocks are built in step order (energies may commit lagged
-    // state), then consumed backward: the adjoint holds all K factorizations
+    // Recomputed blocks are built in step order on each simulator (what
+    // energies carry is restored per step), then consumed backward: the adjoint holds all K factorizations
     // either way; Recompute only spares rollouts that need no derivative.
     let recomputed: Vec<pliant_core::StepDerivatives> = if tr.stored_derivatives(1).is_some() {
         Vec::new()

@@ -280,14 +280,31 @@ impl Shooting {
     /// [`Shooting::jacobian`] and [`Shooting::gradient`] when no trial holds
     /// it: with [`Memory::Recompute`] it rebuilds two steps' blocks of every
     /// three on a second thread (each rebuild restores its step's carried
-    /// state, so the blocks, and the derivatives, are the same bit for bit).
+    /// state, so the blocks, and the derivatives, are the same bit for bit —
+    /// for energies whose element set is a function of the carried state.
+    /// Membrane contact of cells keeps its candidate pairs across steps
+    /// when they still cover the band, so with it the factorization's
+    /// pattern, and the derivatives' round-off, can depend on which
+    /// simulator rebuilt a step; leave the spares out where that matters).
+    /// Spares must step with the same time step and integrator.
     pub fn with_spare_simulators(mut self, sims: Vec<Simulator>) -> Result<Self> {
-        let (n, np) = {
+        let (n, np, dt, integrator) = {
             let inner = crate::lock(&self.inner);
             let m = inner.sim.model();
-            (m.n_dofs(), m.layout().n_params())
+            (
+                m.n_dofs(),
+                m.layout().n_params(),
+                inner.sim.dt(),
+                inner.sim.integrator(),
+            )
         };
         for sim in &sims {
+            if sim.dt() != dt || sim.integrator() != integrator {
+                return Err(OptimError::inconsistent(
+                    "spare simulator",
+                    "must step with the problem simulator's time step and integrator",
+                ));
+            }
             let m = sim.model();
             for (what, found, expected) in [
                 ("spare simulator DOFs", m.n_dofs(), n),

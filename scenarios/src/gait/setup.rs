@@ -38,7 +38,8 @@ pub struct GaitSetup {
     pub newton: NewtonSettings,
     /// Simulators on which Levenberg–Marquardt rolls out its trials at
     /// `μ, 4μ, …` concurrently (≥ 1; [`Shooting::with_spare_simulators`]);
-    /// a second one also rebuilds step blocks beside the Jacobian's sweep.
+    /// a second one also rebuilds step blocks beside the Jacobian's and the
+    /// adjoint gradient's sweeps.
     /// The iterates are the same for any value; the default is the number
     /// of cores, at most 2 (a rollout of these robots gains nothing from a
     /// second thread in assembly: compare
