@@ -6,7 +6,9 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [gn|lm|run]`
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [noref] [gn|lm|run|starts]`
+//! (`starts`: Newton iterations of one trial near a Jacobian's trajectory, with
+//! and without starting steps near it)
 //! (`run`: whole 10-iteration runs from the default seed instead)
 //! (`default`: tight Newton settings instead of the gait's
 //! `NewtonSettings::fast()`; `lagged`: the cable paper's lagged quadratic
@@ -63,8 +65,15 @@ fn main() {
     }
     println!("friction: {friction:?}");
     println!("Newton: {:?}", setup.newton);
+    // `noref`: every trial step starts where `NewtonStart` says, not near
+    // the current iterate's trajectory.
+    let reference_starts = !has("noref");
     if has("run") {
-        whole_runs(&setup);
+        whole_runs(&setup, reference_starts);
+        return;
+    }
+    if has("starts") {
+        starts(&setup);
         return;
     }
     let z: Vec<f64> = (0..setup.gait.nz())
@@ -162,11 +171,14 @@ fn main() {
         setup.trial_simulators = trial_simulators;
         let mut per_iter = Vec::new();
         let mut trials = 0;
+        let mut newton_per_step = 0.0;
         for _ in 0..3 {
             let mut t = [0.0; 2];
             let mut r = [0usize; 2];
+            let mut nw = [(0usize, 0usize); 2];
             for (i, iters) in [1u64, 3].into_iter().enumerate() {
                 let (sh, _) = setup.problem(&z).unwrap();
+                let sh = sh.with_reference_starts(reference_starts);
                 let settings = OptimizeSettings {
                     method,
                     max_iters: iters,
@@ -176,12 +188,14 @@ fn main() {
                 let (res, _) = optimize(sh, &z, &settings, None).unwrap();
                 t[i] = t0.elapsed().as_secs_f64();
                 r[i] = res.stats.rollouts;
+                nw[i] = (res.stats.newton_iterations, res.stats.steps);
             }
             per_iter.push((t[1] - t[0]) / 2.0);
             trials = r[1] - r[0];
+            newton_per_step = (nw[1].0 - nw[0].0) as f64 / (nw[1].1 - nw[0].1).max(1) as f64;
         }
         println!(
-            "  {name}: {:.2} s per iteration in steady state (line search included; {trials} rollouts in iterations 2–3; median of 3)",
+            "  {name}: {:.2} s per iteration in steady state (line search included; {trials} rollouts in iterations 2–3, {newton_per_step:.2} Newton iterations per step in the last run's; median of 3)",
             median(per_iter)
         );
     }
@@ -191,13 +205,14 @@ fn main() {
 /// default seed, trials on 1 and on 2 simulators: wall time per iteration
 /// averaged over the whole run (rejected trials included), and whether both
 /// runs give the same iterates.
-fn whole_runs(setup: &GaitSetup) {
+fn whole_runs(setup: &GaitSetup, reference_starts: bool) {
     let z0 = setup.default_z0().unwrap();
     let mut zs = Vec::new();
     for sims in 1..=setup.trial_simulators.max(1) {
         let mut s = setup.clone();
         s.trial_simulators = sims;
         let (sh, _) = s.problem(&z0).unwrap();
+        let sh = sh.with_reference_starts(reference_starts);
         let settings = OptimizeSettings {
             method: Method::LevenbergMarquardt { tol: 1e-12 },
             max_iters: 10,
@@ -222,5 +237,34 @@ fn whole_runs(setup: &GaitSetup) {
     }
     if zs.len() == 2 {
         println!("  bitwise the same iterates: {}", zs[0] == zs[1]);
+    }
+}
+
+/// `starts`: Newton iterations per step of a rollout at `w + ε d` after the
+/// Jacobian at `w`, with and without starting steps near `w`'s trajectory.
+fn starts(setup: &GaitSetup) {
+    let z0 = setup.default_z0().unwrap();
+    for on in [false, true] {
+        let (sh, _) = setup.problem(&z0).unwrap();
+        let sh = sh.with_reference_starts(on);
+        let w = sh.w_of(&z0);
+        sh.jacobian(&w).unwrap();
+        for eps in [1e-6, 1e-4, 1e-2, 1e-1] {
+            let w2: Vec<f64> = w
+                .iter()
+                .enumerate()
+                .map(|(j, x)| x + eps * (1.0 + (j % 3) as f64) * x.abs().max(1e-3))
+                .collect();
+            let before = sh.stats();
+            let t0 = Instant::now();
+            sh.cost_below(&w2, f64::INFINITY).unwrap();
+            let after = sh.stats();
+            println!(
+                "  reference starts {on}, eps {eps:e}: {:.2} Newton iterations per step, {:.3} s",
+                (after.newton_iterations - before.newton_iterations) as f64
+                    / (after.steps - before.steps) as f64,
+                t0.elapsed().as_secs_f64()
+            );
+        }
     }
 }

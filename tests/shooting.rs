@@ -351,3 +351,52 @@ fn a_spare_simulator_of_another_model_is_an_error() {
         "{err}"
     );
 }
+
+/// Trial rollouts start their steps near the trajectory where a derivative
+/// was last taken: after a Jacobian from its linear prediction, after an
+/// adjoint gradient from its steps alone. A nearby trial then needs fewer
+/// Newton iterations than from the inertial predictor, and costs what a
+/// cold rollout costs within the Newton tolerance; `residuals` stays cold.
+#[test]
+fn trials_start_near_the_last_derivatives_trajectory() {
+    let z = [0.012, -0.004, 0.007, 0.015];
+    let z2 = [0.0121, -0.0041, 0.0071, 0.0149];
+    let trial = |on: bool, jacobian: bool| {
+        let p = problem(Integrator::Bdf1, Memory::Recompute).with_reference_starts(on);
+        let w = p.w_of(&z);
+        if jacobian {
+            p.jacobian(&w).unwrap();
+        } else {
+            p.gradient(&w).unwrap();
+        }
+        let before = p.stats().newton_iterations;
+        let c = p.cost_below(&p.w_of(&z2), f64::INFINITY).unwrap().unwrap();
+        let iterations = p.stats().newton_iterations - before;
+        // A cold rollout at the same point, on the same problem.
+        let w2 = p.w_of(&z2);
+        let mut w_other = w2.clone();
+        w_other[0] += 1e-3;
+        p.residuals(&w_other).unwrap();
+        let cold = pliant::optim::gradient::cost(&p.residuals(&w2).unwrap());
+        (iterations, c, cold)
+    };
+    let (off, c_off, cold_off) = trial(false, true);
+    let (linear, c_linear, cold_linear) = trial(true, true);
+    let (steps_only, c_steps, _) = trial(true, false);
+    eprintln!("Newton iterations: {off} cold, {linear} linear, {steps_only} steps only");
+    assert_eq!(
+        c_off, cold_off,
+        "without reference starts a trial is a cold rollout"
+    );
+    assert_eq!(
+        cold_linear, cold_off,
+        "residuals never start near a reference"
+    );
+    assert!(
+        linear < steps_only && steps_only < off,
+        "{linear} {steps_only} {off}"
+    );
+    for c in [c_linear, c_steps] {
+        assert!((c - c_off).abs() <= 1e-6 * c_off, "{c} against {c_off}");
+    }
+}

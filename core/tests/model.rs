@@ -462,3 +462,47 @@ fn newton_start_reads_and_writes_by_name() {
     let e = serde_json::from_str::<NewtonSettings>(r#"{"start": "halfway"}"#).unwrap_err();
     assert!(e.to_string().contains("lower_potential"), "{e}");
 }
+
+/// `Simulator::step_from`: a guess at the step's own solution is taken and
+/// needs no Newton iteration; a guess behind the barrier (infinite
+/// potential) is ignored, and the step is the one `step_with` takes; a
+/// guess of the wrong length is a typed error that keeps the state.
+#[test]
+fn a_start_guess_is_taken_when_it_is_better_and_ignored_when_infeasible() {
+    let mut b = ModelBuilder::new(2).unwrap();
+    b.add_node(&[0.0, 0.0], 1.0).unwrap();
+    b.add(Wall {
+        wall: 0.05,
+        kappa: 1e-3,
+    });
+    let mut sim = Simulator::new(
+        b.build().unwrap(),
+        Integrator::ImplicitEuler,
+        0.01,
+        NewtonSettings::default(),
+    )
+    .unwrap();
+    let start = |sim: &mut Simulator| sim.set_state(&[0.0, 0.0], &[3.0, 0.5], 0.0, 0).unwrap();
+    start(&mut sim);
+    let (plain, _) = sim.step_with(&[], false).unwrap();
+    let solution = sim.q().to_vec();
+    assert!(plain.newton.iterations >= 2, "{plain:?}");
+
+    start(&mut sim);
+    let (guessed, _) = sim.step_from(&[], false, Some(&solution)).unwrap();
+    assert_eq!(guessed.newton.iterations, 0, "{guessed:?}");
+    assert!((sim.q()[0] - solution[0]).abs() < 1e-12);
+
+    start(&mut sim);
+    let (behind, _) = sim.step_from(&[], false, Some(&[0.2, 0.0])).unwrap();
+    assert_eq!(behind.newton.iterations, plain.newton.iterations);
+    assert_eq!(sim.q(), solution.as_slice());
+
+    start(&mut sim);
+    let err = sim.step_from(&[], false, Some(&[0.0])).unwrap_err();
+    assert!(
+        matches!(err, pliant_core::CoreError::Length { .. }),
+        "{err}"
+    );
+    assert_eq!(sim.q(), &[0.0, 0.0]);
+}

@@ -120,7 +120,16 @@ pub fn jacobian_forward(
     base: &[f64],
     objectives: &[Box<dyn Objective>],
 ) -> Result<(Vec<f64>, Vec<f64>)> {
-    jacobian_forward_helped(tr, sim, None, map, base, objectives)
+    jacobian_forward_helped(tr, sim, None, map, base, objectives, None)
+}
+
+/// What [`forward_sweep`] can record for later rollouts' start guesses
+/// (`crate::trajectory::Reference`): `S_k = ∂x_k/∂z` per step, column-major
+/// `n × nz` in single precision, and the integrator's velocity update.
+#[derive(Debug, Default)]
+pub(crate) struct Sensitivities {
+    pub s: Vec<Vec<f32>>,
+    pub v_update: [f64; 3],
 }
 
 /// Whether step `k`'s blocks are rebuilt by the helper simulator of
@@ -148,11 +157,14 @@ pub(crate) fn jacobian_forward_helped(
     map: &ControlMap,
     base: &[f64],
     objectives: &[Box<dyn Objective>],
+    record: Option<&mut Sensitivities>,
 ) -> Result<(Vec<f64>, Vec<f64>)> {
     check_sizes(tr, map, base)?;
     let helper = helper.filter(|_| tr.memory() == crate::Memory::Recompute && tr.steps() > 2);
     let Some(helper) = helper else {
-        let out = forward_sweep(tr, map, base, objectives, |k| tr.derivatives(sim, k));
+        let out = forward_sweep(tr, map, base, objectives, record, |k| {
+            tr.derivatives(sim, k)
+        });
         tr.restore_end(sim)?;
         return out;
     };
@@ -169,7 +181,7 @@ pub(crate) fn jacobian_forward_helped(
                 }
             }
         });
-        forward_sweep(tr, map, base, objectives, |k| {
+        forward_sweep(tr, map, base, objectives, record, |k| {
             if on_helper(k) {
                 rx.recv().unwrap_or_else(|_| {
                     Err(crate::error::OptimError::inconsistent(
@@ -189,12 +201,14 @@ pub(crate) fn jacobian_forward_helped(
 }
 
 /// The forward-sensitivity recurrence over `tr`, step `k`'s blocks from
-/// `blocks(k)` (called in step order) unless stored in `tr`.
+/// `blocks(k)` (called in step order) unless stored in `tr`; with `record`,
+/// every step's `S_k` is kept there too.
 fn forward_sweep(
     tr: &Trajectory,
     map: &ControlMap,
     base: &[f64],
     objectives: &[Box<dyn Objective>],
+    mut record: Option<&mut Sensitivities>,
     mut blocks: impl FnMut(usize) -> Result<pliant_core::StepDerivatives>,
 ) -> Result<(Vec<f64>, Vec<f64>)> {
     let n = tr.x[0].len();
@@ -247,6 +261,10 @@ fn forward_sweep(
             v[idx] = d.vx * s_new[idx] + d.vxp * s[idx] + d.vv * v[idx];
         }
         s = s_new;
+        if let Some(rec) = record.as_deref_mut() {
+            rec.s.push(s.iter().map(|&y| y as f32).collect());
+            rec.v_update = [d.vx, d.vxp, d.vv];
+        }
         for o in objectives {
             buf.clear();
             o.eval(&view(tr, base, k), &mut buf);

@@ -135,6 +135,20 @@ pub fn rollout_while(
     v0: &[f64],
     p: &[Vec<f64>],
     memory: Memory,
+    keep_going: impl FnMut(&Trajectory, usize) -> bool,
+) -> Result<Option<Trajectory>> {
+    rollout_near(sim, x0, v0, p, memory, None, keep_going)
+}
+
+/// [`rollout_while`] whose steps start their Newton solves near a
+/// reference rollout ([`Reference`]; `z`: this rollout's controls).
+pub(crate) fn rollout_near(
+    sim: &mut Simulator,
+    x0: &[f64],
+    v0: &[f64],
+    p: &[Vec<f64>],
+    memory: Memory,
+    near: Option<(&Reference, &[f64])>,
     mut keep_going: impl FnMut(&Trajectory, usize) -> bool,
 ) -> Result<Option<Trajectory>> {
     sim.set_state(x0, v0, 0.0, 0)?;
@@ -155,16 +169,21 @@ pub fn rollout_while(
     tr.x.push(x0.to_vec());
     tr.v.push(v0.to_vec());
     tr.t.push(0.0);
+    let mut starts = near.and_then(|(r, z)| r.starts_for(z, x0, v0));
     for (k, pk) in p.iter().enumerate() {
         if carries {
             tr.carried.push(sim.carried_state());
         }
-        let (rep, d) =
-            sim.step_with(pk, memory == Memory::Store)
-                .map_err(|e| OptimError::Rollout {
-                    step: k + 1,
-                    source: e,
-                })?;
+        let start = match (&near, &mut starts) {
+            (Some((r, _)), Some(st)) => r.start(st, &tr, k + 1, sim.dt()),
+            _ => None,
+        };
+        let (rep, d) = sim
+            .step_from(pk, memory == Memory::Store, start.as_deref())
+            .map_err(|e| OptimError::Rollout {
+                step: k + 1,
+                source: e,
+            })?;
         if let Some(d) = d {
             tr.derivs.push(d);
         }
@@ -181,4 +200,96 @@ pub fn rollout_while(
         tr.carried_end = sim.carried_state();
     }
     Ok(Some(tr))
+}
+
+/// A rollout that later rollouts with nearby controls start their steps
+/// near: the trajectory at the optimizer's current iterate, with its
+/// first-order sensitivities `S_k = ∂x_k/∂z` when they were recorded (the
+/// forward-sensitivity sweep computes them anyway).
+#[derive(Debug)]
+pub(crate) struct Reference {
+    /// The reference trajectory's positions `x_0 … x_K`.
+    pub(crate) x: Vec<Vec<f64>>,
+    /// Its velocities `v_0 … v_K`.
+    pub(crate) v: Vec<Vec<f64>>,
+    /// Its controls `z`.
+    pub(crate) z: Vec<f64>,
+    /// `S_k` for `k = 1 … K`, column-major `n × nz`, single precision (a
+    /// start guess needs no more); empty when not recorded.
+    pub(crate) s: Vec<Vec<f32>>,
+    /// The integrator's velocity update `v_k = vx x_k + vxp x_{k−1} + vv v_{k−1}`.
+    pub(crate) v_update: [f64; 3],
+}
+
+/// The linear prediction `δx_k = S_k Δz`, `δv_k` of one rollout carried from
+/// step to step.
+#[derive(Debug)]
+pub(crate) struct Starts {
+    dz: Vec<f64>,
+    dx: Vec<f64>,
+    dv: Vec<f64>,
+    linear: bool,
+}
+
+impl Reference {
+    /// The per-rollout state of the start guesses for controls `z` from the
+    /// initial state `(x0, v0)`; `None` when the reference started elsewhere
+    /// or has other sizes.
+    fn starts_for(&self, z: &[f64], x0: &[f64], v0: &[f64]) -> Option<Starts> {
+        if self.x.first()? != x0 || self.v.first()? != v0 || self.z.len() != z.len() {
+            return None;
+        }
+        let n = x0.len();
+        let linear = self.s.len() + 1 == self.x.len();
+        Some(Starts {
+            dz: z.iter().zip(&self.z).map(|(a, b)| a - b).collect(),
+            dx: vec![0.0; n],
+            dv: vec![0.0; n],
+            linear,
+        })
+    }
+
+    /// Where step `k` (1-based) of the rollout `tr` may start its Newton
+    /// solve: the reference's step, linearly predicted for this rollout's
+    /// controls (`x̂_k = x_k^ref + S_k Δz`, `v̂_k` likewise), applied to
+    /// where this rollout actually is,
+    ///
+    /// `x_k ≈ x_{k−1} + (x̂_k − x̂_{k−1}) + h (v_{k−1} − v̂_{k−1})`.
+    ///
+    /// For implicit Euler that is the inertial predictor plus the predicted
+    /// `h² â_k`: its error is `h²` times how far the accelerations are from
+    /// their linear prediction, where the predictor's is `h²` times the
+    /// acceleration itself. Without sensitivities `Δz` is taken as zero
+    /// (the reference's own acceleration).
+    fn start(&self, st: &mut Starts, tr: &Trajectory, k: usize, h: f64) -> Option<Vec<f64>> {
+        let (xr1, xr0, vr0) = (self.x.get(k)?, self.x.get(k - 1)?, self.v.get(k - 1)?);
+        let (x0, v0) = (tr.x.get(k - 1)?, tr.v.get(k - 1)?);
+        let n = x0.len();
+        if xr1.len() != n {
+            return None;
+        }
+        let mut dx1 = vec![0.0; n];
+        if st.linear {
+            let s = &self.s[k - 1];
+            for (j, &dzj) in st.dz.iter().enumerate() {
+                if dzj != 0.0 {
+                    for (d, &sij) in dx1.iter_mut().zip(&s[j * n..(j + 1) * n]) {
+                        *d += f64::from(sij) * dzj;
+                    }
+                }
+            }
+        }
+        let guess = (0..n)
+            .map(|i| {
+                let step_hat = (xr1[i] + dx1[i]) - (xr0[i] + st.dx[i]);
+                x0[i] + step_hat + h * (v0[i] - (vr0[i] + st.dv[i]))
+            })
+            .collect();
+        let [vx, vxp, vv] = self.v_update;
+        for i in 0..n {
+            st.dv[i] = vx * dx1[i] + vxp * st.dx[i] + vv * st.dv[i];
+        }
+        st.dx = dx1;
+        Some(guess)
+    }
 }

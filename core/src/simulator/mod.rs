@@ -310,6 +310,32 @@ impl Simulator {
         p: &[f64],
         derive: bool,
     ) -> Result<(StepReport, Option<StepDerivatives>)> {
+        self.step_from(p, derive, None)
+    }
+
+    /// [`Simulator::step_with`] whose Newton solve may start from `start`,
+    /// a guess of the step's end positions (all coordinates; prescribed
+    /// ones are overwritten by their constraints): it is taken when its
+    /// incremental potential is finite and lower than that of the start
+    /// [`NewtonStart`] chooses. The step ends at a stationary point meeting
+    /// the same tolerance either way; a good guess — the same step of a
+    /// nearby trajectory — saves Newton iterations. A step that has to be
+    /// halved starts its halves as usual.
+    pub fn step_from(
+        &mut self,
+        p: &[f64],
+        derive: bool,
+        start: Option<&[f64]>,
+    ) -> Result<(StepReport, Option<StepDerivatives>)> {
+        if let Some(s) = start
+            && s.len() != self.q.len()
+        {
+            return Err(CoreError::Length {
+                what: "start guess",
+                found: s.len(),
+                expected: self.q.len(),
+            });
+        }
         if p.len() != self.model.params.len() {
             return Err(CoreError::Length {
                 what: "parameter values",
@@ -327,7 +353,17 @@ impl Simulator {
         };
         let mut total = NewtonStats::default();
         let mut substeps = 0;
-        let res = self.advance(&q0, &v0, t0, self.dt, p, 0, &mut total, &mut substeps);
+        let res = self.advance(
+            &q0,
+            &v0,
+            t0,
+            self.dt,
+            p,
+            start,
+            0,
+            &mut total,
+            &mut substeps,
+        );
         match res {
             Ok((q, v)) => {
                 let deriv = if derive {
@@ -367,6 +403,7 @@ impl Simulator {
         t0: f64,
         h: f64,
         p: &[f64],
+        start: Option<&[f64]>,
         depth: usize,
         total: &mut NewtonStats,
         substeps: &mut usize,
@@ -375,7 +412,7 @@ impl Simulator {
             e.begin_step(q0, p, h, t0);
         }
         self.refresh_structure()?;
-        match self.single(q0, v0, t0, h, p) {
+        match self.single(q0, v0, t0, h, p, start) {
             Ok((q, v, stats)) => {
                 for e in self.model.energies.iter_mut() {
                     e.end_step(&q, p);
@@ -399,13 +436,15 @@ impl Simulator {
                     self.step + 1,
                     h / 2.0
                 );
-                let (qm, vm) = self.advance(q0, v0, t0, h / 2.0, p, depth + 1, total, substeps)?;
+                let (qm, vm) =
+                    self.advance(q0, v0, t0, h / 2.0, p, None, depth + 1, total, substeps)?;
                 self.advance(
                     &qm,
                     &vm,
                     t0 + h / 2.0,
                     h / 2.0,
                     p,
+                    None,
                     depth + 1,
                     total,
                     substeps,
@@ -439,6 +478,7 @@ impl Simulator {
         t0: f64,
         h: f64,
         p: &[f64],
+        start: Option<&[f64]>,
     ) -> Result<(Vec<f64>, Vec<f64>, NewtonStats)> {
         let form = self.integrator.form(h);
         let t1 = t0 + h;
@@ -474,13 +514,23 @@ impl Simulator {
         // the step ends at a stationary point meeting the same tolerance
         // (the same one where the potential is convex; with contact or
         // buckling another start may find another local minimum).
-        let predicted = pot.value(&x);
+        let mut chosen = pot.value(&x);
         let compare = form.c_m != 0.0 && self.newton.start == NewtonStart::LowerPotential;
-        if compare || !predicted.is_finite() {
+        if compare || !chosen.is_finite() {
             let mut previous = q0.to_vec();
             self.model.apply_constraints(&mut previous, t1);
-            if !predicted.is_finite() || pot.value(&previous) < predicted {
+            let at_previous = pot.value(&previous);
+            if !chosen.is_finite() || at_previous < chosen {
                 x = previous;
+                chosen = at_previous;
+            }
+        }
+        if let Some(s) = start {
+            let mut guess = s.to_vec();
+            self.model.apply_constraints(&mut guess, t1);
+            let at_guess = pot.value(&guess);
+            if at_guess.is_finite() && (!chosen.is_finite() || at_guess < chosen) {
+                x = guess;
             }
         }
         let stats = minimize_with(
