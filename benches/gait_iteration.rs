@@ -6,7 +6,9 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [noref] [gn|lm|run|starts]`
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [noref] [noload] [gn|lm|run|starts]`
+//! (`noload`: trials run concurrently on every simulator even while other
+//! processes hold the cores, `Shooting::with_load_check(false)`)
 //! (`starts`: Newton iterations of one trial near a Jacobian's trajectory, with
 //! and without starting steps near it)
 //! (`run`: whole 10-iteration runs from the default seed instead)
@@ -69,7 +71,7 @@ fn main() {
     // the current iterate's trajectory.
     let reference_starts = !has("noref");
     if has("run") {
-        whole_runs(&setup, reference_starts);
+        whole_runs(&setup, reference_starts, !has("noload"));
         return;
     }
     if has("starts") {
@@ -205,14 +207,16 @@ fn main() {
 /// default seed, trials on 1 and on 2 simulators: wall time per iteration
 /// averaged over the whole run (rejected trials included), and whether both
 /// runs give the same iterates.
-fn whole_runs(setup: &GaitSetup, reference_starts: bool) {
+fn whole_runs(setup: &GaitSetup, reference_starts: bool, load_check: bool) {
     let z0 = setup.default_z0().unwrap();
     let mut zs = Vec::new();
     for sims in 1..=setup.trial_simulators.max(1) {
         let mut s = setup.clone();
         s.trial_simulators = sims;
         let (sh, _) = s.problem(&z0).unwrap();
-        let sh = sh.with_reference_starts(reference_starts);
+        let sh = sh
+            .with_reference_starts(reference_starts)
+            .with_load_check(load_check);
         let settings = OptimizeSettings {
             method: Method::LevenbergMarquardt { tol: 1e-12 },
             max_iters: 10,
@@ -222,7 +226,7 @@ fn whole_runs(setup: &GaitSetup, reference_starts: bool) {
         let (res, _) = optimize(sh, &z0, &settings, None).unwrap();
         let t = t0.elapsed().as_secs_f64();
         println!(
-            "  10 iterations, trials on {sims} simulator(s): {:.2} s per iteration (the initial rollout included); {} rollouts ({} alongside another, {} cut short); {:.2} Newton iterations per step; objective {:.4e} -> {:.4e}; {:.2} s in rollouts, {:.2} s in derivatives",
+            "  10 iterations, trials on {sims} simulator(s): {:.2} s per iteration (the initial rollout included); {} rollouts ({} alongside another, {} cut short); {:.2} Newton iterations per step; objective {:.4e} -> {:.4e}; {:.2} s in rollouts, {:.2} s in derivatives; {} trial batches one at a time for a busy machine (other processes took {} cores in the last round)",
             t / 10.0,
             res.stats.rollouts,
             res.stats.rollouts_in_parallel,
@@ -231,7 +235,11 @@ fn whole_runs(setup: &GaitSetup, reference_starts: bool) {
             res.initial_objective,
             res.objective,
             res.stats.rollout_seconds,
-            res.stats.derivative_seconds
+            res.stats.derivative_seconds,
+            res.stats.busy_machine_batches,
+            res.stats
+                .others_cores
+                .map_or("an unknown number of".into(), |c| format!("{c:.2}"))
         );
         zs.push(res.z);
     }

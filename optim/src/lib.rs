@@ -32,6 +32,7 @@ pub mod gradient;
 pub mod gradient_check;
 pub mod heading;
 pub mod levenberg_marquardt;
+mod machine_load;
 pub mod objective;
 pub mod optimize;
 pub mod shooting;

@@ -27,6 +27,7 @@
 use crate::controls::ControlMap;
 use crate::error::{OptimError, Result};
 use crate::gradient::{cost, residuals};
+use crate::machine_load::CpuTicks;
 use crate::objective::Objective;
 use crate::trajectory::{Memory, Reference, Trajectory, rollout};
 use argmin::core::{CostFunction, Error as ArgminError, Gradient, Jacobian, Operator};
@@ -69,6 +70,13 @@ pub struct ShootingStats {
     pub rollout_seconds: f64,
     /// Wall time in sensitivity/adjoint sweeps, s.
     pub derivative_seconds: f64,
+    /// CPU time other processes took during the last rollout, round of
+    /// trials or derivative sweep, in cores (Linux; `None` where unknown;
+    /// see [`Shooting::with_load_check`]).
+    pub others_cores: Option<f64>,
+    /// Times [`Shooting::concurrent_trials`] asked for fewer trials than
+    /// there are simulators because other processes held the cores.
+    pub busy_machine_batches: usize,
     /// Norm of the last gradient `Jᵀr` or adjoint gradient, w.r.t. the
     /// solver variable `w` (regularization included).
     pub last_gradient_norm: f64,
@@ -94,6 +102,19 @@ struct Inner {
     /// near it (`trajectory::Reference`).
     reference: Option<(Vec<f64>, Arc<Reference>)>,
     stats: ShootingStats,
+}
+
+impl Inner {
+    /// Records what other processes took of the machine since `since`
+    /// (see [`Shooting::with_load_check`]), when that can be told.
+    fn note_load(&mut self, since: Option<CpuTicks>) {
+        if let Some(others) = since
+            .zip(CpuTicks::now())
+            .and_then(|(a, b)| a.others_until(&b))
+        {
+            self.stats.others_cores = Some(others);
+        }
+    }
 }
 
 /// A shooting problem over control parameters `z` (see the module docs).
@@ -182,6 +203,7 @@ pub struct Shooting {
     regularization: Option<(f64, Vec<f64>)>,
     bound_handling: BoundHandling,
     reference_starts: bool,
+    load_check: bool,
 }
 
 impl std::fmt::Debug for Shooting {
@@ -241,6 +263,7 @@ impl Shooting {
             regularization: None,
             bound_handling: BoundHandling::Transform,
             reference_starts: true,
+            load_check: true,
         })
     }
     /// Whether trial rollouts ([`Shooting::costs_below`]) start each
@@ -259,6 +282,20 @@ impl Shooting {
     /// trial 10 % away gains little (11.0).
     pub fn with_reference_starts(mut self, on: bool) -> Self {
         self.reference_starts = on;
+        self
+    }
+    /// Whether [`Shooting::concurrent_trials`] asks for fewer trials than
+    /// there are simulators while other processes hold the cores the
+    /// spares would run on (default `true`). Every rollout, round of trials
+    /// and derivative sweep measures the CPU time the rest of the machine
+    /// took meanwhile (Linux `/proc`; elsewhere nothing changes); the next
+    /// rounds run as many trials at once as the cores left can give three
+    /// quarters of a core each — one beside a busy process on two cores —
+    /// until a measurement sees the cores free again. A solver that tries
+    /// points in order accepts the same one either way, so the iterates are
+    /// bitwise the same; only the wall time changes.
+    pub fn with_load_check(mut self, on: bool) -> Self {
+        self.load_check = on;
         self
     }
     /// Chooses what rollouts keep for differentiation (default
@@ -356,9 +393,21 @@ impl Shooting {
         self.spares = sims.into_iter().map(Mutex::new).collect();
         Ok(self)
     }
-    /// How many trials [`Shooting::costs_below`] runs at once.
+    /// How many trials a solver should hand [`Shooting::costs_below`] at
+    /// once: one per simulator, fewer while other processes hold the cores
+    /// (see [`Shooting::with_load_check`]).
     pub fn concurrent_trials(&self) -> usize {
-        1 + self.spares.len()
+        let simulators = 1 + self.spares.len();
+        if !self.load_check || simulators == 1 {
+            return simulators;
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut inner = crate::lock(&self.inner);
+        let n = crate::machine_load::concurrent_trials(simulators, cores, inner.stats.others_cores);
+        if n < simulators {
+            inner.stats.busy_machine_batches += 1;
+        }
+        n
     }
     /// Chooses who keeps the bounds.
     pub fn with_bound_handling(mut self, b: BoundHandling) -> Self {
@@ -457,10 +506,12 @@ impl Shooting {
             }
         }
         let z = self.z_of(w);
+        let ticks = CpuTicks::now();
         let tr = self.rollout_z(&z)?;
         let mut r = residuals(&tr, &self.base, &self.objectives);
         self.reg_residuals(w, &mut r);
         let mut inner = crate::lock(&self.inner);
+        inner.note_load(ticks);
         inner.cache = Some((w.to_vec(), tr, r.clone()));
         Ok(r)
     }
@@ -508,6 +559,7 @@ impl Shooting {
             let mut inner = crate::lock(&self.inner);
             let reference = self.reference_of(&inner);
             let reference = reference.as_deref();
+            let ticks = CpuTicks::now();
             let results: Vec<Result<Trial>> = std::thread::scope(|scope| {
                 let handles: Vec<_> = round[1..]
                     .iter()
@@ -533,6 +585,7 @@ impl Shooting {
                     }))
                     .collect()
             });
+            inner.note_load(ticks);
             let parallel = round.len() > 1;
             for (&i, res) in round.iter().zip(results) {
                 out[i] = Some(res.map(|trial| {
@@ -669,6 +722,7 @@ impl Shooting {
     /// Residual Jacobian `∂r/∂w` (row-major `rows × nz`) by forward sensitivity.
     pub fn jacobian(&self, w: &[f64]) -> Result<(Vec<f64>, Vec<f64>)> {
         let t0 = Instant::now();
+        let ticks = CpuTicks::now();
         let (mut r, mut jac, sens) = self.with_trajectory(w, |tr, sim| {
             let mut spare = self.idle_spare();
             // Keep `S_k` for later rollouts' start guesses when they fit.
@@ -705,6 +759,7 @@ impl Shooting {
         }
         let g = crate::gradient::jt_r(&jac, &r, nz);
         let mut inner = crate::lock(&self.inner);
+        inner.note_load(ticks);
         inner.stats.jacobians += 1;
         inner.stats.derivative_seconds += t0.elapsed().as_secs_f64();
         inner.stats.last_gradient_norm = norm(&g);
@@ -713,6 +768,7 @@ impl Shooting {
     /// Cost `½‖r‖²` and its gradient w.r.t. `w` by the adjoint method.
     pub fn gradient(&self, w: &[f64]) -> Result<(f64, Vec<f64>)> {
         let t0 = Instant::now();
+        let ticks = CpuTicks::now();
         let (mut r, mut g) = self.with_trajectory(w, |tr, sim| {
             let mut spare = self.idle_spare();
             crate::gradient::gradient_adjoint_helped(
@@ -736,6 +792,7 @@ impl Shooting {
             self.reg_residuals(w, &mut r);
         }
         let mut inner = crate::lock(&self.inner);
+        inner.note_load(ticks);
         inner.stats.gradients += 1;
         inner.stats.derivative_seconds += t0.elapsed().as_secs_f64();
         inner.stats.last_gradient_norm = norm(&g);
