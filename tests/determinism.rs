@@ -188,3 +188,40 @@ fn a_large_factorization_gives_identical_states_with_one_and_two_threads() {
         "states differ between 1 and 2 threads"
     );
 }
+
+/// A settling stack of four soft cells (each cell one large element of the
+/// cells plugin, whose own loop runs in parallel from two cells on). Over
+/// 60 steps Newton's assemblies pass several of the periods in which they
+/// run the way not preferred (`core/src/parallel_choice.rs`), so on two
+/// threads some run in parallel and some on the calling thread: the states
+/// must still be bitwise those of one thread.
+#[test]
+fn a_cell_stack_gives_identical_states_with_one_and_two_threads() {
+    use pliant::core::{Integrator, NewtonSettings};
+    let run = |threads| {
+        on_threads(threads, || {
+            let (model, _) = pliant::soft_cells::stack::stack(4, 2).unwrap();
+            let mut sim = Simulator::new(
+                model,
+                Integrator::ImplicitEuler,
+                0.02,
+                NewtonSettings::default(),
+            )
+            .unwrap();
+            let mut all = Vec::new();
+            let mut iterations = 0;
+            for _ in 0..60 {
+                iterations += sim.step().unwrap().newton.iterations;
+                all.extend_from_slice(sim.q());
+            }
+            (all, iterations)
+        })
+    };
+    let (a, ia) = run(1);
+    let (b, ib) = run(2);
+    // Each iteration assembles a value, a gradient and a Hessian at least.
+    assert!(3 * ia > 2 * 128, "only {ia} Newton iterations");
+    assert_eq!(ia, ib);
+    let same = a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits());
+    assert!(same, "states differ between 1 and 2 threads");
+}

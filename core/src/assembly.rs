@@ -13,7 +13,7 @@
 use crate::element::{Block, NO_PARAM, SplitHessian};
 use crate::error::{CoreError, Result};
 use crate::model::Model;
-use crate::parallel::PAR_MIN_LEN;
+use crate::parallel::goes_parallel;
 use crate::sparse::RankOne;
 use crate::state::EvalState;
 use faer::sparse::{Pair, SparseColMat, SparseColMatRef, SymbolicSparseColMatRef, Triplet};
@@ -319,7 +319,7 @@ impl Assembler {
         for sp in self.spans.iter().filter(|sp| sp.split.is_none()) {
             let (ns, len) = (sp.ns, sp.n_el * sp.ns * sp.ns);
             let blocks = &mut self.hess[sp.hess_off..sp.hess_off + len];
-            if sp.n_el < PAR_MIN_LEN {
+            if !goes_parallel(sp.n_el) {
                 blocks.chunks_mut(ns * ns).for_each(|b| project_psd(b, ns));
             } else {
                 blocks

@@ -1,18 +1,58 @@
 //! Deterministic element loops: every element writes its own block, and sums
 //! run over fixed chunks in a fixed order, so results are bitwise the same
-//! for any number of threads.
+//! for any number of threads — and whether they run in parallel or on the
+//! calling thread, which `on_calling_thread` decides for a stretch of
+//! code (Newton's loop times both ways and runs the faster; see
+//! `newton::ways`).
 
 use rayon::prelude::*;
+use std::cell::Cell;
+
+thread_local! {
+    /// Whether loops started on this thread stay on it (see
+    /// [`on_calling_thread`]).
+    static SEQUENTIAL: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether a loop started on this thread now may run in parallel: `false`
+/// while Newton keeps its assemblies on its thread, because that has lately
+/// been faster (beside another busy process). Plugins with their own rayon
+/// loops over elements ask this first; their results must not depend on
+/// the answer.
+pub fn parallel_allowed() -> bool {
+    !SEQUENTIAL.with(Cell::get)
+}
+
+/// Runs `f` with the element loops started on this thread kept on it
+/// (`sequential`) or allowed to go parallel, and restores the setting
+/// from before the call (also when `f` panics). Loops that `f` hands to
+/// other threads (`rayon::ThreadPool::install`) are not affected.
+pub(crate) fn on_calling_thread<R>(sequential: bool, f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SEQUENTIAL.with(|s| s.set(self.0));
+        }
+    }
+    let _restore = Restore(SEQUENTIAL.with(|s| s.replace(sequential)));
+    f()
+}
+
+/// Whether a loop over `len` elements runs in parallel.
+pub(crate) fn goes_parallel(len: usize) -> bool {
+    len >= PAR_MIN_LEN && parallel_allowed()
+}
 
 /// Fewest elements per parallel task: below this, rayon's task overhead
 /// outweighs the work of small element loops (results do not depend on it).
 pub const PAR_MIN_LEN: usize = 2048;
 
 /// `f(block, index)` for each index `0..len` and its `stride`-long block of
-/// `out`, in parallel for at least [`PAR_MIN_LEN`] items and on the calling
-/// thread otherwise: a rayon call from outside its pool hands even an
-/// unsplit loop to a worker and parks the caller, which costs more than a
-/// small loop. Each block is written by exactly one call.
+/// `out`, in parallel for at least [`PAR_MIN_LEN`] items (unless
+/// [`parallel_allowed`] says no) and on the calling thread otherwise: a
+/// rayon call from outside its pool hands even an unsplit loop to a worker
+/// and parks the caller, which costs more than a small loop. Each block is
+/// written by exactly one call.
 pub fn for_each_block(
     out: &mut [f64],
     stride: usize,
@@ -23,7 +63,7 @@ pub fn for_each_block(
     if stride == 0 {
         return;
     }
-    if len < PAR_MIN_LEN {
+    if !goes_parallel(len) {
         out.chunks_mut(stride)
             .enumerate()
             .for_each(|(i, o)| f(o, i));
@@ -49,7 +89,7 @@ pub(crate) fn for_each_batch(
     if stride == 0 || len == 0 {
         return;
     }
-    if len < PAR_MIN_LEN {
+    if !goes_parallel(len) {
         out.chunks_mut(stride * batch)
             .enumerate()
             .for_each(|(c, o)| f(o, c * batch));
@@ -80,7 +120,7 @@ pub(crate) fn deterministic_chunk_sum(
     let chunk_sum = |c: usize| chunk(c * CHUNK, ((c + 1) * CHUNK).min(len));
     let chunks = len.div_ceil(CHUNK);
     // The same chunks either way; small loops stay on this thread.
-    let partial: Vec<f64> = if len < PAR_MIN_LEN {
+    let partial: Vec<f64> = if !goes_parallel(len) {
         (0..chunks).map(chunk_sum).collect()
     } else {
         (0..chunks).into_par_iter().map(chunk_sum).collect()
@@ -115,5 +155,34 @@ mod tests {
         assert_eq!(s1.to_bits(), s2.to_bits());
         assert_eq!(b1, b2);
         assert_eq!(b1[2 * 5], f(5));
+        // Kept on the calling thread (this one, not a pool's): the same bits.
+        let kept = || {
+            let mut out = vec![0.0; 2 * n];
+            for_each_block(&mut out, 2, n, |o, i| {
+                o[0] = f(i);
+                o[1] = -f(i);
+            });
+            (deterministic_sum(n, f), out)
+        };
+        assert!(parallel_allowed() && goes_parallel(n));
+        let (s0, b0) = on_calling_thread(true, || {
+            assert!(!parallel_allowed() && !goes_parallel(n));
+            kept()
+        });
+        assert!(parallel_allowed());
+        assert_eq!(s0.to_bits(), s2.to_bits());
+        assert_eq!(b0, b2);
+    }
+
+    #[test]
+    fn the_setting_is_restored_after_a_panic_and_nests() {
+        let caught = std::panic::catch_unwind(|| on_calling_thread(true, || panic!("in f")));
+        assert!(caught.is_err());
+        assert!(parallel_allowed());
+        on_calling_thread(true, || {
+            on_calling_thread(false, || assert!(parallel_allowed()));
+            assert!(!parallel_allowed());
+        });
+        assert!(parallel_allowed());
     }
 }

@@ -5,6 +5,7 @@ mod floors;
 mod multigrid;
 pub(crate) mod pcg;
 mod start;
+mod ways;
 
 use directions::{AMG_MAX_FORCING, Mode};
 pub use directions::{
@@ -377,6 +378,9 @@ pub(crate) struct NewtonCarry {
     /// outlives the hierarchies (rebuilt every hundred or so V-cycles on
     /// large meshes), so its timings accumulate.
     pub amg_choice: ParallelChoice,
+    /// Whether its assemblies run their element loops in parallel, by
+    /// timing (see [`ways`]).
+    pub(crate) assembly_ways: ways::AssemblyWays,
 }
 
 /// Minimizes `pot` over the free DOFs `free` of `x`, in place. With
@@ -393,6 +397,11 @@ pub(crate) fn minimize_with(
     carry: &mut NewtonCarry,
     nodes: Option<&FreeNodes>,
 ) -> std::result::Result<NewtonStats, NewtonFailure> {
+    let mut chosen = ways::Chosen {
+        pot,
+        ways: &carry.assembly_ways,
+    };
+    let pot: &mut dyn Potential = &mut chosen;
     let nf = free.len();
     let mut stats = NewtonStats::default();
     let mut g = vec![0.0; nf];

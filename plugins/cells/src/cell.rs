@@ -49,6 +49,7 @@ use crate::error::{CellError, non_negative, positive};
 use crate::ring::check_ring;
 use pliant_core::element::{Block, NO_PARAM, VariableStencil, variable_fallback};
 use pliant_core::geometry::{CellKind, Cells as GeometryCells, Field, Point, Shape};
+use pliant_core::parallel::parallel_allowed;
 use pliant_core::quantity::{Bound, Quantity};
 use pliant_core::{
     BindInfo, ElementSet, Energy, EnergySpec, EvalState, Result, Scalar, SplitHessian,
@@ -481,33 +482,38 @@ impl ElementSet for CellSet {
         if stride == 0 {
             return;
         }
-        out.par_chunks_mut(stride)
-            .zip(&self.cells)
-            .for_each(|(o, c)| {
-                let x = Self::local(c, s.q);
-                let cc = c.c_of(s.p);
-                match kind {
-                    Block::Gradient => c.gradient(&x, cc, o),
-                    Block::Hessian => c.hessian(&x, cc, o),
-                    Block::History => o.fill(0.0),
-                    Block::Param | Block::ParamGradient => {
-                        if c.param == NO_PARAM {
-                            o.fill(0.0);
-                            return;
+        let block = |(o, c): (&mut [f64], &CellEl)| {
+            let x = Self::local(c, s.q);
+            let cc = c.c_of(s.p);
+            match kind {
+                Block::Gradient => c.gradient(&x, cc, o),
+                Block::Hessian => c.hessian(&x, cc, o),
+                Block::History => o.fill(0.0),
+                Block::Param | Block::ParamGradient => {
+                    if c.param == NO_PARAM {
+                        o.fill(0.0);
+                        return;
+                    }
+                    let mut g = vec![0.0; m];
+                    let v = area_gradient(&x, &mut g);
+                    if kind == Block::Param {
+                        let f = (1.0 - c.v0 / v) / c.l_mean;
+                        for (oi, gi) in o.iter_mut().zip(&g) {
+                            *oi = f * gi;
                         }
-                        let mut g = vec![0.0; m];
-                        let v = area_gradient(&x, &mut g);
-                        if kind == Block::Param {
-                            let f = (1.0 - c.v0 / v) / c.l_mean;
-                            for (oi, gi) in o.iter_mut().zip(&g) {
-                                *oi = f * gi;
-                            }
-                        } else {
-                            o[0] = c.v0 * psi((v - c.v0) / c.v0) / c.l_mean;
-                        }
+                    } else {
+                        o[0] = c.v0 * psi((v - c.v0) / c.v0) / c.l_mean;
                     }
                 }
-            });
+            }
+        };
+        // Each cell is a large element (a whole membrane): parallel from
+        // two cells on, unless Newton keeps this assembly on its thread.
+        if parallel_allowed() {
+            out.par_chunks_mut(stride).zip(&self.cells).for_each(block);
+        } else {
+            out.chunks_mut(stride).zip(&self.cells).for_each(block);
+        }
     }
     fn split_hessian(&self) -> Option<&SplitHessian> {
         self.split.as_ref()
@@ -515,13 +521,26 @@ impl ElementSet for CellSet {
     fn split_blocks(&self, s: &EvalState, sparse: &mut [f64], rank_one: &mut [f64]) {
         let Some(split) = &self.split else { return };
         let (ne, nr) = (split.entries.len(), split.rank_one_stride(self.stencil()));
-        sparse[..self.cells.len() * ne]
-            .par_chunks_mut(ne)
-            .zip(rank_one[..self.cells.len() * nr].par_chunks_mut(nr))
-            .zip(&self.cells)
-            .for_each(|((sp, r1), c)| {
-                c.split_hessian(&Self::local(c, s.q), c.c_of(s.p), sp, r1);
-            });
+        let (sparse, rank_one) = (
+            &mut sparse[..self.cells.len() * ne],
+            &mut rank_one[..self.cells.len() * nr],
+        );
+        let block = |((sp, r1), c): ((&mut [f64], &mut [f64]), &CellEl)| {
+            c.split_hessian(&Self::local(c, s.q), c.c_of(s.p), sp, r1);
+        };
+        if parallel_allowed() {
+            sparse
+                .par_chunks_mut(ne)
+                .zip(rank_one.par_chunks_mut(nr))
+                .zip(&self.cells)
+                .for_each(block);
+        } else {
+            sparse
+                .chunks_mut(ne)
+                .zip(rank_one.chunks_mut(nr))
+                .zip(&self.cells)
+                .for_each(block);
+        }
     }
     fn fallback_blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]) {
         let stride = kind.stride(self.stencil(), 1);
