@@ -26,16 +26,17 @@
 //!
 //! `cargo run --release --example snake -- planar [--out out/snake] [--seconds S] [--amplitude PA]
 //! [--mu-axial μx] [--mu-lateral μy] [--friction per-axis|per-axis-world|per-axis-local|elliptic]
-//! [--slip-velocity M/S] [--shear-stiffness N/M] [--wave ±1] [--dt S]
+//! [--slip-velocity M/S] [--shear-stiffness N/M] [--wave ±1] [--phases planes|joint] [--dt S]
 //! [--start predictor|lower-potential]` (by default eq. 4 as written, 0.6 along the robot's long
 //! axis and 0.2 across, each component on its own; time step 5 ms; the spatial gait's phase shift
-//! `−π/3`: see `pliant::soft_snake::gait`; each Newton solve started from the inertial predictor,
+//! `−π/3` between the sections' bending planes, `--phases joint` reads it between their muscle
+//! pressures instead: see `pliant::soft_snake::gait`; each Newton solve started from the inertial predictor,
 //! `pliant::core::NewtonStart`).
 
 use anyhow::Context;
 use pliant::core::{NewtonStart, Simulator};
 use pliant::shell::vtk::ShellVtkSeries;
-use pliant::soft_snake::gait::{Gait, GaitKind};
+use pliant::soft_snake::gait::{Gait, GaitKind, Phases};
 use pliant::soft_snake::{
     SnakeFriction, SnakeInfo, SoftSnake, TABLE_I_MODEL, TABLE_I_PROTOTYPE, mean_velocity,
 };
@@ -61,6 +62,7 @@ fn main() -> anyhow::Result<()> {
     let mut slip: Option<f64> = None;
     let mut shear: Option<f64> = None;
     let mut wave: Option<f64> = None;
+    let mut phases: Option<Phases> = None;
     let mut start: Option<NewtonStart> = None;
     let mut it = std::env::args().skip(1);
     let number = |s: Option<String>, what: &str| -> anyhow::Result<f64> {
@@ -85,6 +87,13 @@ fn main() -> anyhow::Result<()> {
                     Some("predictor") => NewtonStart::Predictor,
                     Some("lower-potential" | "lower_potential") => NewtonStart::LowerPotential,
                     w => anyhow::bail!("--start takes predictor or lower-potential, not {w:?}"),
+                })
+            }
+            "--phases" => {
+                phases = Some(match it.next().as_deref() {
+                    Some("planes") => Phases::BendingPlanes,
+                    Some("joint") => Phases::JointSpace,
+                    w => anyhow::bail!("--phases takes planes or joint, not {w:?}"),
                 })
             }
             "--friction" => {
@@ -142,6 +151,7 @@ fn main() -> anyhow::Result<()> {
         snake.slip_velocity = slip.unwrap_or(snake.slip_velocity);
         snake.shear_stiffness = shear.unwrap_or(snake.shear_stiffness);
         snake.gait.wave = wave.unwrap_or(snake.gait.wave);
+        snake.gait.phases = phases.unwrap_or(snake.gait.phases);
         run(
             &snake,
             start.unwrap_or(pliant::soft_snake::newton().start),

@@ -28,6 +28,20 @@
 //! `docs/results.md`). The paper's joint-space trajectories come from an
 //! inverse kinematics on shapes we do not have; this schedule is our
 //! stand-in, written down here in full.
+//!
+//! **Two readings of the paper's phases** ([`Phases`]). The paper says both
+//! that planar rolling bends every section in the same plane and that its
+//! joint variables "overlap each other" in all sections (Fig. 5C), spatial
+//! rolling's being shifted by π/3 (Fig. 5D). On sections mounted π/3
+//! apart the two cannot both hold: identical muscle pressures in every
+//! section bend adjacent sections π/3 apart. [`Phases::BendingPlanes`]
+//! (the default) takes the shapes at their word (`Δ` as above);
+//! [`Phases::JointSpace`] takes the joint variables at theirs — section
+//! `i`'s muscles are driven with phase `β(t) + i Δ_q − ψ_0j` with
+//! `Δ_q = 0` (planar) or `w π/3` (spatial), which is the bending-plane
+//! shift `Δ = π/3 + Δ_q`: its planar gait bends adjacent sections π/3
+//! apart, and its spatial gait with the default `w = −1` bends them all in
+//! one plane. `docs/results.md` compares both with Table I.
 
 use super::SnakeBody;
 use pliant_core::{ModelBuilder, ParamChannel, Result};
@@ -43,6 +57,21 @@ pub enum GaitKind {
     /// Adjacent sections' bending planes π/3 apart (`Δ = w π/3`,
     /// [`Gait::wave`]).
     Spatial,
+}
+
+/// Whether the gait's phase shift is read between the sections' bending
+/// planes or between their joint variables (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Phases {
+    /// Between the bending planes: planar rolling bends every section in
+    /// one plane (`Δ = 0`), spatial rolling adjacent ones `w π/3` apart.
+    #[default]
+    BendingPlanes,
+    /// Between the joint variables (muscle pressures): planar rolling
+    /// drives every section's muscles alike (Fig. 5C), so that sections
+    /// mounted π/3 apart bend π/3 apart (`Δ = π/3`); spatial rolling
+    /// shifts them by `w π/3` (`Δ = π/3 + w π/3`).
+    JointSpace,
 }
 
 /// A rolling gait and its pressure schedule.
@@ -63,6 +92,9 @@ pub struct Gait {
     /// Direction `w` of the spatial gait's phase shift (+1 or −1, default
     /// −1): `Δ = w π/3`.
     pub wave: f64,
+    /// How [`Gait::kind`]'s phase shift is read (default
+    /// [`Phases::BendingPlanes`]).
+    pub phases: Phases,
     /// Ramp-in time, s (default 0.5).
     pub ramp: f64,
     /// Spacing of the schedule's keyframes, s (default 20 ms).
@@ -78,6 +110,7 @@ impl Default for Gait {
             frequency: 0.5,
             sense: 1.0,
             wave: -1.0,
+            phases: Phases::BendingPlanes,
             ramp: 0.5,
             keyframe_interval: 0.02,
         }
@@ -93,11 +126,18 @@ impl Gait {
         }
     }
 
-    /// Phase shift `Δ` between adjacent sections, rad.
+    /// Phase shift `Δ` between adjacent sections' bending planes, rad (see
+    /// [`Phases`]).
     pub fn phase_shift(&self) -> f64 {
-        match self.kind {
+        let joint_shift = match self.kind {
             GaitKind::Spatial => self.wave * PI / 3.0,
             _ => 0.0,
+        };
+        match self.phases {
+            Phases::BendingPlanes => joint_shift,
+            // The mounting offset: muscle j of section i sits at
+            // 2π j/3 + i π/3 (`body::muscle_angle`).
+            Phases::JointSpace => joint_shift + PI / 3.0,
         }
     }
 
@@ -140,5 +180,46 @@ impl Gait {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Read in joint space, planar rolling drives every section's muscle
+    /// `j` with the same pressure (Fig. 5C) and spatial rolling shifts the
+    /// sections' pressures by `w π/3` of a period (Fig. 5D); read between
+    /// bending planes, the planar gait's sections differ by the mounting
+    /// offset.
+    #[test]
+    fn joint_space_phases_give_overlapping_joint_variables_for_planar_rolling() {
+        let period = 2.0;
+        for (kind, phases, shift_of_period) in [
+            (GaitKind::Planar, Phases::JointSpace, 0.0),
+            (GaitKind::Spatial, Phases::JointSpace, -1.0 / 6.0),
+            (GaitKind::Planar, Phases::BendingPlanes, -1.0 / 6.0),
+            (GaitKind::Spatial, Phases::BendingPlanes, -2.0 / 6.0),
+        ] {
+            let g = Gait {
+                kind,
+                phases,
+                ramp: 0.0,
+                ..Gait::default()
+            };
+            let shift = shift_of_period * period;
+            for j in 0..3 {
+                for k in 0..20 {
+                    let t = 1.0 + 0.1 * k as f64;
+                    // Section 1 at t is section 0 at t + shift (w = −1,
+                    // s = +1).
+                    let (p0, p1) = (g.pressure(0, j, t + shift), g.pressure(1, j, t));
+                    assert!(
+                        (p0 - p1).abs() < 1e-6,
+                        "{kind:?} {phases:?}, muscle {j}, t = {t}: {p0} against {p1}"
+                    );
+                }
+            }
+        }
     }
 }
