@@ -26,7 +26,7 @@
 //!
 //! `cargo run --release --example snake -- planar [--out out/snake] [--seconds S] [--amplitude PA]
 //! [--mu-axial μx] [--mu-lateral μy] [--friction per-axis|per-axis-world|per-axis-local|elliptic]
-//! [--slip-velocity M/S] [--shear-stiffness N/M] [--wave ±1] [--phases planes|joint] [--dt S]
+//! [--slip-velocity M/S] [--shear-stiffness N/M] [--wave ±1] [--phases planes|joint] [--start-phase RAD] [--dt S]
 //! [--start predictor|lower-potential]` (by default eq. 4 as written, 0.6 along the robot's long
 //! axis and 0.2 across, each component on its own; time step 5 ms; the spatial gait's phase shift
 //! `−π/3` between the sections' bending planes, `--phases joint` reads it between their muscle
@@ -63,6 +63,7 @@ fn main() -> anyhow::Result<()> {
     let mut shear: Option<f64> = None;
     let mut wave: Option<f64> = None;
     let mut phases: Option<Phases> = None;
+    let mut start_phase: Option<f64> = None;
     let mut start: Option<NewtonStart> = None;
     let mut it = std::env::args().skip(1);
     let number = |s: Option<String>, what: &str| -> anyhow::Result<f64> {
@@ -82,6 +83,7 @@ fn main() -> anyhow::Result<()> {
             "--slip-velocity" => slip = Some(number(it.next(), "--slip-velocity")?),
             "--shear-stiffness" => shear = Some(number(it.next(), "--shear-stiffness")?),
             "--wave" => wave = Some(number(it.next(), "--wave")?),
+            "--start-phase" => start_phase = Some(number(it.next(), "--start-phase")?),
             "--start" => {
                 start = Some(match it.next().as_deref() {
                     Some("predictor") => NewtonStart::Predictor,
@@ -152,6 +154,7 @@ fn main() -> anyhow::Result<()> {
         snake.shear_stiffness = shear.unwrap_or(snake.shear_stiffness);
         snake.gait.wave = wave.unwrap_or(snake.gait.wave);
         snake.gait.phases = phases.unwrap_or(snake.gait.phases);
+        snake.gait.start_phase = start_phase.unwrap_or(snake.gait.start_phase);
         run(
             &snake,
             start.unwrap_or(pliant::soft_snake::newton().start),

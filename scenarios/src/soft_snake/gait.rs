@@ -3,8 +3,9 @@
 //!
 //! Rolling is the bending plane rotating about the body axis once per
 //! period. Section `i` (from the tail) bends away from the direction
-//! `β_i(t) = s ω (t − t₀) + i Δ` in the body's frame (`ω = 2π f`, `s = ±1`
-//! the sense, `Δ = 0` for planar rolling — every section bends in the same
+//! `β_i(t) = s ω (t − t₀) + i Δ + φ₀` in the body's frame (`φ₀` the
+//! phase at the start, [`Gait::start_phase`], default 0; `ω = 2π f`;
+//! `s = ±1` the sense; `Δ = 0` for planar rolling — every section bends in the same
 //! plane — and `Δ = w π/3` for spatial rolling, the paper's phase shift
 //! between adjacent sections, `w = ±1` its direction). The paper gives the
 //! shift but not its direction against the sense of rotation, and the two
@@ -95,6 +96,11 @@ pub struct Gait {
     /// How [`Gait::kind`]'s phase shift is read (default
     /// [`Phases::BendingPlanes`]).
     pub phases: Phases,
+    /// Phase `φ₀` of the rotation when the gait starts, rad (default 0:
+    /// the tail section first bends away from its muscle 0). The paper
+    /// does not give it, and over 15 s it moves the mean velocity by up to
+    /// ±15 % (`docs/results.md`).
+    pub start_phase: f64,
     /// Ramp-in time, s (default 0.5).
     pub ramp: f64,
     /// Spacing of the schedule's keyframes, s (default 20 ms).
@@ -111,6 +117,7 @@ impl Default for Gait {
             sense: 1.0,
             wave: -1.0,
             phases: Phases::BendingPlanes,
+            start_phase: 0.0,
             ramp: 0.5,
             keyframe_interval: 0.02,
         }
@@ -152,7 +159,9 @@ impl Gait {
         } else {
             1.0
         };
-        let beta = self.sense * TAU * self.frequency * tau + i as f64 * self.phase_shift();
+        let beta = self.sense * TAU * self.frequency * tau
+            + i as f64 * self.phase_shift()
+            + self.start_phase;
         r * (self.peak_pressure
             - self.amplitude * (1.0 - (beta - super::body::muscle_angle(i, j)).cos()))
     }
@@ -186,6 +195,35 @@ impl Gait {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A start phase `φ₀` is the schedule shifted in time by `φ₀/(s ω)`
+    /// (after the ramp), and `2π` is no shift.
+    #[test]
+    fn the_start_phase_shifts_the_schedule_in_time() {
+        let base = Gait {
+            kind: GaitKind::Spatial,
+            ramp: 0.0,
+            ..Gait::default()
+        };
+        let omega = TAU * base.frequency;
+        for (phi, full_turn) in [(TAU / 3.0, false), (TAU, true)] {
+            let g = Gait {
+                start_phase: phi,
+                ..base
+            };
+            for (i, j, t) in [(0, 0, 1.3), (1, 2, 2.05), (2, 1, 3.7)] {
+                let expected = base.pressure(i, j, t + phi / omega);
+                let shifted = g.pressure(i, j, t);
+                assert!(
+                    (expected - shifted).abs() < 1e-6,
+                    "{phi} at {t}: {expected} {shifted}"
+                );
+                if full_turn {
+                    assert!((base.pressure(i, j, t) - shifted).abs() < 1e-6);
+                }
+            }
+        }
+    }
 
     /// Read in joint space, planar rolling drives every section's muscle
     /// `j` with the same pressure (Fig. 5C) and spatial rolling shifts the

@@ -206,6 +206,12 @@ impl SoftSnake {
                 "finite and positive (≥ 0 for times and pressures)",
             )?;
         }
+        pliant_core::Invalid::check(
+            g.start_phase.is_finite(),
+            "gait.start_phase",
+            g.start_phase,
+            "finite (rad)",
+        )?;
         for (field, v) in [("gait.sense", g.sense), ("gait.wave", g.wave)] {
             if v != 1.0 && v != -1.0 {
                 return Err(pliant_core::Invalid::new(field, v, "+1 or −1").into());
