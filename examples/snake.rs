@@ -2,10 +2,14 @@
 //! ([`pliant::soft_snake`]): drop test, then planar or spatial rolling at
 //! 3 bar and 0.5 Hz for 15 s, against the paper's Table I.
 //!
-//! - `planar`  — all sections bend in one plane;
-//! - `spatial` — adjacent sections' bending planes π/3 apart;
+//! - `planar`  — every section's muscles driven alike (Fig. 5C);
+//! - `spatial` — adjacent sections' muscles a sixth of a period apart (Fig. 5D);
 //! - `drop`    — the drop test alone (no pressure);
 //! - `all`     — planar and spatial;
+//! - `table`   — planar and spatial at `--start-phases N` (default 6) start
+//!   phases, two runs at a time: Table I as mean and range over them, over
+//!   the whole 15 s and steady (from 5 s after the gait starts); writes
+//!   `DIR/table_i.csv` (about 8 minutes);
 //! - `optimize` — optimizes the planar gait's pressure waveform (12
 //!   keyframes per 2 s cycle, shared by the nine muscles shifted by their
 //!   angles, within 0–3 bar) for speed along `+y` with exact gradients over
@@ -26,19 +30,20 @@
 //!
 //! `cargo run --release --example snake -- planar [--out out/snake] [--seconds S] [--amplitude PA]
 //! [--mu-axial μx] [--mu-lateral μy] [--friction per-axis|per-axis-world|per-axis-local|elliptic]
-//! [--slip-velocity M/S] [--shear-stiffness N/M] [--wave ±1] [--phases planes|joint] [--start-phase RAD] [--dt S]
-//! [--start predictor|lower-potential]` (by default eq. 4 as written, 0.6 along the robot's long
-//! axis and 0.2 across, each component on its own; time step 5 ms; the spatial gait's phase shift
-//! `−π/3` between the sections' bending planes, `--phases joint` reads it between their muscle
-//! pressures instead: see `pliant::soft_snake::gait`; each Newton solve started from the inertial predictor,
-//! `pliant::core::NewtonStart`).
+//! [--slip-velocity M/S] [--shear-stiffness N/M] [--wave ±1] [--phases joint|planes] [--mounting left|right]
+//! [--start-phase RAD] [--dt S] [--start predictor|lower-potential]` (by default eq. 4 as written, 0.6
+//! along the robot's long axis and 0.2 across, each component on its own; time step 5 ms; the gaits'
+//! phase shifts read between the sections' muscle pressures, `--phases planes` reads them between
+//! their bending planes; sections mounted as a left-handed helix: see `pliant::soft_snake::gait`;
+//! each Newton solve started from the inertial predictor, `pliant::core::NewtonStart`).
 
 use anyhow::Context;
 use pliant::core::{NewtonStart, Simulator};
 use pliant::shell::vtk::ShellVtkSeries;
 use pliant::soft_snake::gait::{Gait, GaitKind, Phases};
+use pliant::soft_snake::table_i::{RunVelocities, STEADY_AFTER};
 use pliant::soft_snake::{
-    SnakeFriction, SnakeInfo, SoftSnake, TABLE_I_MODEL, TABLE_I_PROTOTYPE, mean_velocity,
+    Mounting, SnakeFriction, SnakeInfo, SoftSnake, TABLE_I_MODEL, TABLE_I_PROTOTYPE, mean_velocity,
 };
 use pliant::viz::{Recorder, RecorderOptions};
 use plotters::prelude::*;
@@ -48,22 +53,57 @@ use std::time::Instant;
 #[path = "common/output.rs"]
 mod output;
 use output::{bounds, csv, plot_lines, plot_snapshots, square};
+#[path = "common/snake_table.rs"]
+mod snake_table;
+
+/// Values given on the command line, over the snake's defaults.
+#[derive(Default)]
+struct Overrides {
+    seconds: Option<f64>,
+    amplitude: Option<f64>,
+    mu_axial: Option<f64>,
+    mu_lateral: Option<f64>,
+    dt: Option<f64>,
+    friction: Option<SnakeFriction>,
+    slip: Option<f64>,
+    shear: Option<f64>,
+    wave: Option<f64>,
+    phases: Option<Phases>,
+    mounting: Option<Mounting>,
+    start_phase: Option<f64>,
+}
+
+impl Overrides {
+    /// The snake with `kind`'s gait and these values.
+    fn snake(&self, kind: GaitKind) -> SoftSnake {
+        let mut snake = SoftSnake {
+            gait: Gait::new(kind),
+            ..SoftSnake::default()
+        };
+        let g = &mut snake.gait;
+        g.amplitude = self.amplitude.unwrap_or(g.amplitude);
+        g.wave = self.wave.unwrap_or(g.wave);
+        g.phases = self.phases.unwrap_or(g.phases);
+        g.start_phase = self.start_phase.unwrap_or(g.start_phase);
+        snake.duration = self.seconds.unwrap_or(snake.duration);
+        snake.mu_axial = self.mu_axial.unwrap_or(snake.mu_axial);
+        snake.mu_lateral = self.mu_lateral.unwrap_or(snake.mu_lateral);
+        snake.dt = self.dt.unwrap_or(snake.dt);
+        snake.friction = self.friction.unwrap_or(snake.friction);
+        snake.slip_velocity = self.slip.unwrap_or(snake.slip_velocity);
+        snake.shear_stiffness = self.shear.unwrap_or(snake.shear_stiffness);
+        snake.mounting = self.mounting.unwrap_or(snake.mounting);
+        snake
+    }
+}
 
 fn main() -> anyhow::Result<()> {
     pliant::init();
     let mut which = "all".to_string();
     let mut out = PathBuf::from("out/snake");
-    let mut seconds: Option<f64> = None;
-    let mut amplitude: Option<f64> = None;
+    let mut o = Overrides::default();
     let mut iterations = 8u64;
-    let mut mu: (Option<f64>, Option<f64>) = (None, None);
-    let mut dt: Option<f64> = None;
-    let mut friction: Option<SnakeFriction> = None;
-    let mut slip: Option<f64> = None;
-    let mut shear: Option<f64> = None;
-    let mut wave: Option<f64> = None;
-    let mut phases: Option<Phases> = None;
-    let mut start_phase: Option<f64> = None;
+    let mut start_phases = 6usize;
     let mut start: Option<NewtonStart> = None;
     let mut it = std::env::args().skip(1);
     let number = |s: Option<String>, what: &str| -> anyhow::Result<f64> {
@@ -74,16 +114,24 @@ fn main() -> anyhow::Result<()> {
     while let Some(a) = it.next() {
         match a.as_str() {
             "--out" => out = it.next().context("--out DIR")?.into(),
-            "--seconds" => seconds = Some(number(it.next(), "--seconds")?),
-            "--amplitude" => amplitude = Some(number(it.next(), "--amplitude")?),
+            "--seconds" => o.seconds = Some(number(it.next(), "--seconds")?),
+            "--amplitude" => o.amplitude = Some(number(it.next(), "--amplitude")?),
             "--iterations" => iterations = number(it.next(), "--iterations")? as u64,
-            "--mu-axial" => mu.0 = Some(number(it.next(), "--mu-axial")?),
-            "--dt" => dt = Some(number(it.next(), "--dt")?),
-            "--mu-lateral" => mu.1 = Some(number(it.next(), "--mu-lateral")?),
-            "--slip-velocity" => slip = Some(number(it.next(), "--slip-velocity")?),
-            "--shear-stiffness" => shear = Some(number(it.next(), "--shear-stiffness")?),
-            "--wave" => wave = Some(number(it.next(), "--wave")?),
-            "--start-phase" => start_phase = Some(number(it.next(), "--start-phase")?),
+            "--start-phases" => {
+                let n = number(it.next(), "--start-phases")?;
+                anyhow::ensure!(
+                    n >= 1.0 && n.fract() == 0.0,
+                    "--start-phases takes a whole number ≥ 1, not {n}"
+                );
+                start_phases = n as usize;
+            }
+            "--mu-axial" => o.mu_axial = Some(number(it.next(), "--mu-axial")?),
+            "--dt" => o.dt = Some(number(it.next(), "--dt")?),
+            "--mu-lateral" => o.mu_lateral = Some(number(it.next(), "--mu-lateral")?),
+            "--slip-velocity" => o.slip = Some(number(it.next(), "--slip-velocity")?),
+            "--shear-stiffness" => o.shear = Some(number(it.next(), "--shear-stiffness")?),
+            "--wave" => o.wave = Some(number(it.next(), "--wave")?),
+            "--start-phase" => o.start_phase = Some(number(it.next(), "--start-phase")?),
             "--start" => {
                 start = Some(match it.next().as_deref() {
                     Some("predictor") => NewtonStart::Predictor,
@@ -92,14 +140,21 @@ fn main() -> anyhow::Result<()> {
                 })
             }
             "--phases" => {
-                phases = Some(match it.next().as_deref() {
+                o.phases = Some(match it.next().as_deref() {
                     Some("planes") => Phases::BendingPlanes,
                     Some("joint") => Phases::JointSpace,
                     w => anyhow::bail!("--phases takes planes or joint, not {w:?}"),
                 })
             }
+            "--mounting" => {
+                o.mounting = Some(match it.next().as_deref() {
+                    Some("left") => Mounting::LeftHanded,
+                    Some("right") => Mounting::RightHanded,
+                    w => anyhow::bail!("--mounting takes left or right, not {w:?}"),
+                })
+            }
             "--friction" => {
-                friction = Some(match it.next().as_deref() {
+                o.friction = Some(match it.next().as_deref() {
                     Some("per-axis") => SnakeFriction::PerAxisRobot,
                     Some("per-axis-world") => SnakeFriction::PerAxisWorld,
                     Some("per-axis-local") => SnakeFriction::PerAxisLocal,
@@ -112,51 +167,35 @@ fn main() -> anyhow::Result<()> {
             w => which = w.to_string(),
         }
     }
-    if which == "optimize" {
+    if which == "optimize" || which == "table" {
         anyhow::ensure!(
             start.is_none(),
-            "--start applies to planar, spatial and drop runs; the optimizer uses pliant::soft_snake::newton()"
+            "--start applies to planar, spatial and drop runs; `{which}` uses pliant::soft_snake::newton()"
         );
-        let mut snake = SoftSnake::default();
-        if let Some(a) = amplitude {
-            snake.gait.amplitude = a;
-        }
+    }
+    if which == "optimize" {
+        let mut snake = o.snake(GaitKind::Planar);
+        snake.duration = SoftSnake::default().duration;
         return optimize_gait(
             &snake,
-            seconds.unwrap_or(16.0),
+            o.seconds.unwrap_or(16.0),
             iterations,
             &out.join("optimize"),
         );
+    }
+    if which == "table" {
+        return snake_table::table(&o, start_phases, &out);
     }
     let gaits: Vec<GaitKind> = match which.as_str() {
         "planar" => vec![GaitKind::Planar],
         "spatial" => vec![GaitKind::Spatial],
         "drop" => vec![GaitKind::Still],
         "all" => vec![GaitKind::Planar, GaitKind::Spatial],
-        w => anyhow::bail!("unknown gait `{w}`: planar, spatial, drop, all or optimize"),
+        w => anyhow::bail!("unknown gait `{w}`: planar, spatial, drop, all, table or optimize"),
     };
     for kind in gaits {
-        let mut snake = SoftSnake {
-            gait: Gait::new(kind),
-            ..SoftSnake::default()
-        };
-        if let Some(s) = seconds {
-            snake.duration = s;
-        }
-        if let Some(a) = amplitude {
-            snake.gait.amplitude = a;
-        }
-        snake.mu_axial = mu.0.unwrap_or(snake.mu_axial);
-        snake.dt = dt.unwrap_or(snake.dt);
-        snake.mu_lateral = mu.1.unwrap_or(snake.mu_lateral);
-        snake.friction = friction.unwrap_or(snake.friction);
-        snake.slip_velocity = slip.unwrap_or(snake.slip_velocity);
-        snake.shear_stiffness = shear.unwrap_or(snake.shear_stiffness);
-        snake.gait.wave = wave.unwrap_or(snake.gait.wave);
-        snake.gait.phases = phases.unwrap_or(snake.gait.phases);
-        snake.gait.start_phase = start_phase.unwrap_or(snake.gait.start_phase);
         run(
-            &snake,
+            &o.snake(kind),
             start.unwrap_or(pliant::soft_snake::newton().start),
             &out,
         )?;
@@ -300,6 +339,14 @@ fn run(snake: &SoftSnake, start: NewtonStart, out: &Path) -> anyhow::Result<()> 
             100.0 * v[1],
             100.0 * v[1] / my
         );
+        if let Some(r) = RunVelocities::of_path(&path, info.gait_start, snake.duration) {
+            println!(
+                "  steady (from {STEADY_AFTER} s after the gait starts): Vx = {:.2}, Vy = {:.2} cm/s; Vy/model = {:.2}",
+                100.0 * r.steady[0],
+                100.0 * r.steady[1],
+                100.0 * r.steady[1] / my
+            );
+        }
         // Speed along the path (the centre of mass sampled every 0.1 s),
         // which differs from the net velocity when the snake turns.
         let pts: Vec<&Vec<f64>> = com
@@ -515,6 +562,7 @@ fn optimize_gait(
     let cycles = (seconds * snake.gait.frequency).round().max(1.0) as usize;
     let long = rolling_problem(snake, Keyframing::Rotational, 12, cycles, 0.3)?;
     let (vh, vo) = (long.speed(&hand)?, long.speed(&z)?);
+    write_optimized(snake, &long, &hand, &z, dir)?;
     println!(
         "  after {} iterations ({optimized_wall:.0} s): over {:.1} s the hand-made gait rolls at Vy = {:.2} cm/s, the optimized one at {:.2} cm/s ({:.2}×)",
         result.iterations,
@@ -524,8 +572,81 @@ fn optimize_gait(
         vo / vh
     );
     println!(
-        "  waveforms (Pa against phase): {}",
+        "  waveforms (Pa against phase): {}; paths and a ParaView series of the optimized gait beside it",
         dir.join("waveform.csv").display()
     );
+    Ok(())
+}
+
+/// The hand-made and optimized gaits' centre-of-mass paths over the long
+/// rollout (`paths.csv`, `paths.svg`, seen from above) and a ParaView
+/// series of the optimized gait at 30 Hz (`optimized.pvd`), to look at how
+/// it rolls.
+fn write_optimized(
+    snake: &SoftSnake,
+    long: &pliant::soft_snake::optimize::RollingProblem,
+    hand: &[f64],
+    z: &[f64],
+    dir: &Path,
+) -> anyhow::Result<()> {
+    let scene = snake.build()?;
+    let (model, body) = (&scene.model, &scene.info.body);
+    let (hand_tr, opt_tr) = (long.shooting.rollout_z(hand)?, long.shooting.rollout_z(z)?);
+    let com = |x: &[f64]| {
+        let c = model.center_of_mass(x);
+        [c[0], c[1], c[2]]
+    };
+    let rows: Vec<Vec<f64>> = hand_tr
+        .t
+        .iter()
+        .zip(hand_tr.x.iter().zip(&opt_tr.x))
+        .map(|(t, (a, b))| {
+            let (a, b) = (com(a), com(b));
+            vec![*t, a[0], a[1], a[2], b[0], b[1], b[2]]
+        })
+        .collect();
+    csv(
+        &dir.join("paths.csv"),
+        &[
+            "t_s",
+            "hand_x_m",
+            "hand_y_m",
+            "hand_z_m",
+            "optimized_x_m",
+            "optimized_y_m",
+            "optimized_z_m",
+        ],
+        &rows,
+    )?;
+    let xy = |i: usize| rows.iter().map(|r| (r[i], r[i + 1])).collect::<Vec<_>>();
+    let (hand_xy, opt_xy) = (xy(1), xy(4));
+    let (x0, x1, y0, y1) = square(bounds(hand_xy.iter().chain(&opt_xy)));
+    let file = dir.join("paths.svg");
+    let root = SVGBackend::new(&file, (700, 700)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "Centre of mass seen from above: hand-made (blue), optimized (red)",
+            ("sans-serif", 16),
+        )
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(x0..x1, y0..y1)?;
+    chart
+        .configure_mesh()
+        .x_desc("x (m)")
+        .y_desc("y (m)")
+        .draw()?;
+    chart.draw_series(LineSeries::new(hand_xy, BLUE.stroke_width(2)))?;
+    chart.draw_series(LineSeries::new(opt_xy, RED.stroke_width(2)))?;
+    root.present()?;
+    let (triangles, lines) = (body.skin_triangles(), body.lines());
+    let mut vtk = ShellVtkSeries::new(dir, "optimized")?;
+    let frame = (1.0 / 30.0 / snake.dt).round().max(1.0) as usize;
+    for (t, x) in opt_tr.t.iter().zip(&opt_tr.x).step_by(frame) {
+        let points: Vec<[f64; 3]> = (0..model.layout().n_nodes()).map(|n| point(x, n)).collect();
+        vtk.write_frame(*t, &points, &triangles, &lines, None)?;
+    }
     Ok(())
 }

@@ -7,7 +7,7 @@
 use pliant::core::Simulator;
 use pliant::optim::{AverageVelocity, Gait as KeyframeGait, Motor, Objective, Shooting};
 use pliant::soft_snake::gait::{Gait, GaitKind};
-use pliant::soft_snake::{SnakeFriction, SoftSnake, newton};
+use pliant::soft_snake::{Mounting, SnakeFriction, SoftSnake, newton};
 
 #[test]
 fn the_dropped_snake_comes_to_rest_on_the_ground() {
@@ -68,7 +68,9 @@ fn gait_pressures_stay_within_the_ceiling_and_rotate_the_bending_plane() {
         for k in 0..400 {
             let tau = k as f64 * 0.01;
             for i in 0..3 {
-                let p: Vec<f64> = (0..3).map(|j| g.pressure(i, j, tau)).collect();
+                let p: Vec<f64> = (0..3)
+                    .map(|j| g.pressure(Mounting::default(), i, j, tau))
+                    .collect();
                 assert!(p.iter().all(|&p| (0.0..=3e5 + 1e-9).contains(&p)), "{p:?}");
                 if tau >= g.ramp {
                     assert!((p.iter().cloned().fold(0.0, f64::max) - 3e5).abs() < 0.26e5);
@@ -77,7 +79,10 @@ fn gait_pressures_stay_within_the_ceiling_and_rotate_the_bending_plane() {
         }
         // One period later the pattern repeats; half a period later the
         // most pressurized muscle of section 1 has moved on.
-        let (a, b) = (g.pressure(0, 0, 1.0), g.pressure(0, 0, 3.0));
+        let (a, b) = (
+            g.pressure(Mounting::default(), 0, 0, 1.0),
+            g.pressure(Mounting::default(), 0, 0, 3.0),
+        );
         assert!((a - b).abs() < 1e-6);
     }
 }

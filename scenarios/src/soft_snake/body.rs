@@ -18,9 +18,12 @@ pub struct SnakeBody {
     pub skin: Vec<Vec<usize>>,
     /// Per section and muscle, the anchor nodes along it.
     pub muscles: Vec<[Vec<usize>; 3]>,
-    /// Angle of muscle `j` of section `i` about the axis, rad
-    /// (`2π j/3 + i π/3`: sections mounted π/3 apart).
+    /// Angle of muscle `j` of section `i` about the axis, rad, in
+    /// `[0, 2π)` (`2π j/3 ± i π/3`: sections mounted π/3 apart, the sign
+    /// that of [`Mounting`]).
     pub muscle_angles: Vec<[f64; 3]>,
+    /// Which way the sections are turned by the mounting offset.
+    pub mounting: Mounting,
     /// Name of the pressure channel of muscle `j` of section `i` (Pa).
     pub channels: Vec<[String; 3]>,
     /// Ring spacing, m.
@@ -59,9 +62,45 @@ impl SnakeBody {
     }
 }
 
-/// Angle of muscle `j` of section `i`, rad.
-pub(crate) fn muscle_angle(i: usize, j: usize) -> f64 {
-    TAU * j as f64 / 3.0 + i as f64 * PI / 3.0
+/// Which way consecutive sections are turned by the paper's π/3 mounting
+/// offset (§II-A, Fig. 2A), about the body axis `+x` (tail to head).
+///
+/// Three muscles 120° apart sit at the same three angles either way (a
+/// turn of ±π/3 differs by the muscles' spacing, 2π/3), so the body is
+/// the same: what the mounting decides is which muscle of section `i + 1`
+/// follows muscle `j` of section `i` — the helix along which the like
+/// muscles (`p1j`, `p2j`, `p3j`) and their supply tubes wind. It matters
+/// to a gait that drives like muscles alike ([`super::gait::Phases::JointSpace`]):
+/// the two mountings then give mirror-image gaits, whose drift along the
+/// body `Vx` has opposite signs (`docs/results.md`). The paper gives "π/3"
+/// without the sense.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mounting {
+    /// Section `i` turned by `−i π/3` about `+x`: like muscles wind as a
+    /// left-handed helix from tail to head. The default: under the
+    /// joint-space reading of the gaits it is the sense whose planar drift
+    /// has the sign of the paper's Table I (+x), the only thing the paper
+    /// says about it.
+    #[default]
+    LeftHanded,
+    /// Section `i` turned by `+i π/3` about `+x`: a right-handed helix.
+    RightHanded,
+}
+
+impl Mounting {
+    /// `+1` for [`Mounting::RightHanded`], `−1` for [`Mounting::LeftHanded`].
+    pub fn sign(self) -> f64 {
+        match self {
+            Mounting::RightHanded => 1.0,
+            Mounting::LeftHanded => -1.0,
+        }
+    }
+}
+
+/// Angle of muscle `j` of section `i`, rad in `[0, 2π)`:
+/// `2π j/3 + m i π/3`, `m` the mounting's sign.
+pub(crate) fn muscle_angle(mounting: Mounting, i: usize, j: usize) -> f64 {
+    (TAU * j as f64 / 3.0 + mounting.sign() * i as f64 * PI / 3.0).rem_euclid(TAU)
 }
 
 pub(super) fn build(s: &SoftSnake) -> Result<(ModelBuilder, SnakeBody)> {
@@ -108,8 +147,9 @@ pub(super) fn build(s: &SoftSnake) -> Result<(ModelBuilder, SnakeBody)> {
         skin: vec![],
         muscles: (0..SECTIONS).map(|_| [vec![], vec![], vec![]]).collect(),
         muscle_angles: (0..SECTIONS)
-            .map(|i| std::array::from_fn(|j| muscle_angle(i, j)))
+            .map(|i| std::array::from_fn(|j| muscle_angle(s.mounting, i, j)))
             .collect(),
+        mounting: s.mounting,
         channels: (0..SECTIONS)
             .map(|i| std::array::from_fn(|j| format!("p{}{}", i + 1, j + 1)))
             .collect(),
@@ -140,7 +180,7 @@ pub(super) fn build(s: &SoftSnake) -> Result<(ModelBuilder, SnakeBody)> {
         }
         for i in sections_of(k) {
             for j in 0..3 {
-                let a = muscle_angle(i, j);
+                let a = muscle_angle(s.mounting, i, j);
                 let [y, z] = around(MUSCLE_RADIUS, a);
                 let anchor = b.add_node(&[x, y, z0 + z], node_mass)?;
                 springs.push(spring(anchor, hub));

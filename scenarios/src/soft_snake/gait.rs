@@ -5,14 +5,11 @@
 //! period. Section `i` (from the tail) bends away from the direction
 //! `β_i(t) = s ω (t − t₀) + i Δ + φ₀` in the body's frame (`φ₀` the
 //! phase at the start, [`Gait::start_phase`], default 0; `ω = 2π f`;
-//! `s = ±1` the sense; `Δ = 0` for planar rolling — every section bends in the same
-//! plane — and `Δ = w π/3` for spatial rolling, the paper's phase shift
-//! between adjacent sections, `w = ±1` its direction). The paper gives the
-//! shift but not its direction against the sense of rotation, and the two
-//! are different gaits (not mirror images: `docs/results.md` measures
-//! both); `w = −1`, the default, is the one whose sideways drift `Vx` has
-//! the paper's sign. Muscle `j` of section `i`, at angle
-//! `ψ_ij = 2π j/3 + i π/3` (the π/3 mounting offset), is driven with
+//! `s = ±1` the sense; `Δ` the shift between adjacent sections' bending
+//! planes, which [`Phases`] reads from the paper's gait, below). Muscle
+//! `j` of section `i`, at angle `ψ_ij = 2π j/3 + m i π/3` (the π/3
+//! mounting offset, `m = ±1` the sense of the body's [`Mounting`]), is
+//! driven with
 //!
 //! `p_ij(t) = r(t) (p_max − p_b (1 − cos(β_i(t) − ψ_ij)))` (Pa, gauge),
 //!
@@ -35,16 +32,27 @@
 //! joint variables "overlap each other" in all sections (Fig. 5C), spatial
 //! rolling's being shifted by π/3 (Fig. 5D). On sections mounted π/3
 //! apart the two cannot both hold: identical muscle pressures in every
-//! section bend adjacent sections π/3 apart. [`Phases::BendingPlanes`]
-//! (the default) takes the shapes at their word (`Δ` as above);
-//! [`Phases::JointSpace`] takes the joint variables at theirs — section
-//! `i`'s muscles are driven with phase `β(t) + i Δ_q − ψ_0j` with
-//! `Δ_q = 0` (planar) or `w π/3` (spatial), which is the bending-plane
-//! shift `Δ = π/3 + Δ_q`: its planar gait bends adjacent sections π/3
-//! apart, and its spatial gait with the default `w = −1` bends them all in
-//! one plane. `docs/results.md` compares both with Table I.
+//! section bend adjacent sections π/3 apart.
+//!
+//! - [`Phases::JointSpace`] (the default) takes the joint variables at
+//!   their word: section `i`'s muscles are driven with phase
+//!   `β(t) + i m Δ_q − ψ_0j`, `Δ_q = 0` (planar) or `w π/3` (spatial,
+//!   `w = ±1` the shift's direction, default −1) — the bending-plane shift
+//!   `Δ = m (π/3 + Δ_q)`. Its planar gait bends adjacent sections π/3
+//!   apart (a mild helix that drifts along the body, as Table I's planar
+//!   `Vx` does); its spatial gait with `w = −1` bends them all in one
+//!   plane (no drift, as Table I's small spatial `Vx`); `w = +1`
+//!   (`Δ = 2π/3`) rolls backwards.
+//! - [`Phases::BendingPlanes`] takes the shapes at their word: `Δ = 0`
+//!   (planar) and `Δ = w π/3` (spatial). The mounting does not enter.
+//!
+//! A gait with shift `Δ` started at `φ₀` and one with `−Δ` started at
+//! `φ₀ + 2Δ` are mirror images end to end (the section order reversed),
+//! so the two mountings give mirror images of the joint-space gaits: the
+//! same `Vy`, opposite drift `Vx`. `docs/results.md` measures all of this
+//! against Table I.
 
-use super::SnakeBody;
+use super::{Mounting, SnakeBody};
 use pliant_core::{ModelBuilder, ParamChannel, Result};
 use std::f64::consts::{PI, TAU};
 
@@ -53,10 +61,11 @@ use std::f64::consts::{PI, TAU};
 pub enum GaitKind {
     /// No pressure (the drop test only).
     Still,
-    /// All sections bend in the same plane (`Δ = 0`).
+    /// All sections' joint variables alike (or all bending in one plane,
+    /// by [`Phases`]).
     Planar,
-    /// Adjacent sections' bending planes π/3 apart (`Δ = w π/3`,
-    /// [`Gait::wave`]).
+    /// Adjacent sections' joint variables (or bending planes, by
+    /// [`Phases`]) shifted by `w π/3` ([`Gait::wave`]).
     Spatial,
 }
 
@@ -66,12 +75,14 @@ pub enum GaitKind {
 pub enum Phases {
     /// Between the bending planes: planar rolling bends every section in
     /// one plane (`Δ = 0`), spatial rolling adjacent ones `w π/3` apart.
-    #[default]
     BendingPlanes,
     /// Between the joint variables (muscle pressures): planar rolling
     /// drives every section's muscles alike (Fig. 5C), so that sections
     /// mounted π/3 apart bend π/3 apart (`Δ = π/3`); spatial rolling
-    /// shifts them by `w π/3` (`Δ = π/3 + w π/3`).
+    /// shifts them by `w π/3` (`Δ = m (π/3 + w π/3)`, `m` the sign of the
+    /// body's [`Mounting`]). The default: the reading under which the
+    /// pattern of Table I comes out (`docs/results.md`).
+    #[default]
     JointSpace,
 }
 
@@ -91,10 +102,10 @@ pub struct Gait {
     /// the body counter-rotates about `+x` and rolls towards `+y`).
     pub sense: f64,
     /// Direction `w` of the spatial gait's phase shift (+1 or −1, default
-    /// −1): `Δ = w π/3`.
+    /// −1; see [`Phases`]).
     pub wave: f64,
     /// How [`Gait::kind`]'s phase shift is read (default
-    /// [`Phases::BendingPlanes`]).
+    /// [`Phases::JointSpace`]).
     pub phases: Phases,
     /// Phase `φ₀` of the rotation when the gait starts, rad (default 0:
     /// the tail section first bends away from its muscle 0). The paper
@@ -116,7 +127,7 @@ impl Default for Gait {
             frequency: 0.5,
             sense: 1.0,
             wave: -1.0,
-            phases: Phases::BendingPlanes,
+            phases: Phases::JointSpace,
             start_phase: 0.0,
             ramp: 0.5,
             keyframe_interval: 0.02,
@@ -133,9 +144,9 @@ impl Gait {
         }
     }
 
-    /// Phase shift `Δ` between adjacent sections' bending planes, rad (see
-    /// [`Phases`]).
-    pub fn phase_shift(&self) -> f64 {
+    /// Phase shift `Δ` between adjacent sections' bending planes, rad, on a
+    /// body mounted as `mounting` (see [`Phases`]).
+    pub fn phase_shift(&self, mounting: Mounting) -> f64 {
         let joint_shift = match self.kind {
             GaitKind::Spatial => self.wave * PI / 3.0,
             _ => 0.0,
@@ -143,14 +154,15 @@ impl Gait {
         match self.phases {
             Phases::BendingPlanes => joint_shift,
             // The mounting offset: muscle j of section i sits at
-            // 2π j/3 + i π/3 (`body::muscle_angle`).
-            Phases::JointSpace => joint_shift + PI / 3.0,
+            // 2π j/3 + m i π/3 (`body::muscle_angle`), and the joint
+            // variables' shift turns the same way.
+            Phases::JointSpace => mounting.sign() * (PI / 3.0 + joint_shift),
         }
     }
 
-    /// Gauge pressure (Pa) of muscle `j` of section `i` at `tau` seconds
-    /// after the gait started (0 before).
-    pub fn pressure(&self, i: usize, j: usize, tau: f64) -> f64 {
+    /// Gauge pressure (Pa) of muscle `j` of section `i`, on a body mounted
+    /// as `mounting`, at `tau` seconds after the gait started (0 before).
+    pub fn pressure(&self, mounting: Mounting, i: usize, j: usize, tau: f64) -> f64 {
         if self.kind == GaitKind::Still || tau <= 0.0 {
             return 0.0;
         }
@@ -160,10 +172,10 @@ impl Gait {
             1.0
         };
         let beta = self.sense * TAU * self.frequency * tau
-            + i as f64 * self.phase_shift()
+            + i as f64 * self.phase_shift(mounting)
             + self.start_phase;
         r * (self.peak_pressure
-            - self.amplitude * (1.0 - (beta - super::body::muscle_angle(i, j)).cos()))
+            - self.amplitude * (1.0 - (beta - super::body::muscle_angle(mounting, i, j)).cos()))
     }
 
     /// Adds the nine pressure channels with keyframes from `t0` (gait
@@ -183,7 +195,7 @@ impl Gait {
                 let mut keys = vec![(0.0, 0.0), (t0, 0.0)];
                 keys.extend((1..=n + 1).map(|k| {
                     let tau = k as f64 * step;
-                    (t0 + tau, self.pressure(i, j, tau))
+                    (t0 + tau, self.pressure(body.mounting, i, j, tau))
                 }));
                 b.add_param(ParamChannel::control(name, 0.0).with_keyframes(keys))?;
             }
@@ -195,6 +207,8 @@ impl Gait {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const M: Mounting = Mounting::RightHanded;
 
     /// A start phase `φ₀` is the schedule shifted in time by `φ₀/(s ω)`
     /// (after the ramp), and `2π` is no shift.
@@ -212,14 +226,14 @@ mod tests {
                 ..base
             };
             for (i, j, t) in [(0, 0, 1.3), (1, 2, 2.05), (2, 1, 3.7)] {
-                let expected = base.pressure(i, j, t + phi / omega);
-                let shifted = g.pressure(i, j, t);
+                let expected = base.pressure(M, i, j, t + phi / omega);
+                let shifted = g.pressure(M, i, j, t);
                 assert!(
                     (expected - shifted).abs() < 1e-6,
                     "{phi} at {t}: {expected} {shifted}"
                 );
                 if full_turn {
-                    assert!((base.pressure(i, j, t) - shifted).abs() < 1e-6);
+                    assert!((base.pressure(M, i, j, t) - shifted).abs() < 1e-6);
                 }
             }
         }
@@ -251,12 +265,51 @@ mod tests {
                     let t = 1.0 + 0.1 * k as f64;
                     // Section 1 at t is section 0 at t + shift (w = −1,
                     // s = +1).
-                    let (p0, p1) = (g.pressure(0, j, t + shift), g.pressure(1, j, t));
+                    let (p0, p1) = (g.pressure(M, 0, j, t + shift), g.pressure(M, 1, j, t));
                     assert!(
                         (p0 - p1).abs() < 1e-6,
                         "{kind:?} {phases:?}, muscle {j}, t = {t}: {p0} against {p1}"
                     );
                 }
+            }
+        }
+    }
+
+    /// The two mountings put the muscles at the same three angles; driven
+    /// by the bending planes they press each angle alike, and driven in
+    /// joint space they press each label alike while their bending planes
+    /// turn in opposite senses (`Δ = ±π/3`: mirror images).
+    #[test]
+    fn the_mountings_differ_in_labels_not_in_geometry() {
+        use super::super::body::muscle_angle;
+        let (l, r) = (Mounting::LeftHanded, Mounting::RightHanded);
+        for phases in [Phases::BendingPlanes, Phases::JointSpace] {
+            let g = Gait {
+                phases,
+                ..Gait::default()
+            };
+            for i in 0..3 {
+                for j in 0..3 {
+                    let a = muscle_angle(r, i, j);
+                    // The left-handed label at the same angle.
+                    let jl = (0..3)
+                        .find(|&k| (muscle_angle(l, i, k) - a).abs() < 1e-12)
+                        .expect("the same three angles");
+                    for t in [0.3, 1.1, 2.7] {
+                        let (pr, pl) = (g.pressure(r, i, j, t), g.pressure(l, i, jl, t));
+                        let by_label = g.pressure(l, i, j, t);
+                        match phases {
+                            Phases::BendingPlanes => assert!((pr - pl).abs() < 1e-6),
+                            Phases::JointSpace => assert!((pr - by_label).abs() < 1e-6),
+                        }
+                    }
+                }
+            }
+            if phases == Phases::JointSpace {
+                assert!((g.phase_shift(r) - PI / 3.0).abs() < 1e-12);
+                assert!((g.phase_shift(l) + PI / 3.0).abs() < 1e-12);
+            } else {
+                assert_eq!(g.phase_shift(r), g.phase_shift(l));
             }
         }
     }

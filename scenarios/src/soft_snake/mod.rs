@@ -1,8 +1,9 @@
 //! The pneumatic soft robotic snake (SRS) of Arachchige et al. 2023: three
 //! bending sections of three McKibben muscles each, on a spring–damper
 //! ground with anisotropic Coulomb friction, rolling sideways by rotating
-//! its bending plane (planar rolling: all sections bend in one plane;
-//! spatial rolling: adjacent sections a third of a half turn apart).
+//! its bending plane (planar rolling: every section's muscles driven
+//! alike; spatial rolling: adjacent sections' a sixth of a period apart;
+//! [`gait`] says how these read the paper and what else they could mean).
 //!
 //! **Body model.** The paper integrates a 15-DOF floating-base
 //! constant-curvature model. pliant builds the robot from what it is made
@@ -50,8 +51,9 @@ mod body;
 mod friction;
 pub mod gait;
 pub mod optimize;
+pub mod table_i;
 
-pub use body::SnakeBody;
+pub use body::{Mounting, SnakeBody};
 pub use friction::SnakeFriction;
 pub use gait::Gait;
 
@@ -97,6 +99,10 @@ pub struct SoftSnake {
     /// Cross-sections along the body (default 31; `3k + 1` so sections
     /// start and end on a ring).
     pub rings: usize,
+    /// Which way consecutive sections are turned by the π/3 mounting
+    /// offset (default [`Mounting::LeftHanded`]; it decides the sign of the
+    /// drift along the body under the joint-space reading of the gaits).
+    pub mounting: Mounting,
     /// Skin contact points per ring (default 10).
     pub skin_points: usize,
     /// Skin radius, m (default 0.03: rolling without slip moves the body
@@ -136,6 +142,7 @@ impl Default for SoftSnake {
     fn default() -> Self {
         Self {
             gait: Gait::default(),
+            mounting: Mounting::default(),
             rings: 31,
             skin_points: 10,
             skin_radius: 0.03,

@@ -129,9 +129,12 @@ pub fn rolling_problem(
                 .flat_map(|i| (0..3).map(move |j| (i, j)))
                 .flat_map(|(i, j)| {
                     (0..n).map(move |k| {
-                        snake
-                            .gait
-                            .pressure(i, j, ramp + k as f64 * period / n as f64)
+                        snake.gait.pressure(
+                            snake.mounting,
+                            i,
+                            j,
+                            ramp + k as f64 * period / n as f64,
+                        )
                     })
                 })
                 .collect();
@@ -145,8 +148,8 @@ pub fn rolling_problem(
             let mut jac = vec![0.0; steps * 9 * n];
             for k in 0..steps {
                 for (c, (i, j)) in (0..3).flat_map(|i| (0..3).map(move |j| (i, j))).enumerate() {
-                    let angle =
-                        super::body::muscle_angle(i, j) - i as f64 * snake.gait.phase_shift();
+                    let angle = super::body::muscle_angle(snake.mounting, i, j)
+                        - i as f64 * snake.gait.phase_shift(snake.mounting);
                     let shift =
                         (n as i64 - (angle * per_rad).round() as i64).rem_euclid(n as i64) as usize;
                     let row = free.block(k + 1);
