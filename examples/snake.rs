@@ -41,7 +41,7 @@ use anyhow::Context;
 use pliant::core::{NewtonStart, Simulator};
 use pliant::shell::vtk::ShellVtkSeries;
 use pliant::soft_snake::gait::{Gait, GaitKind, Phases};
-use pliant::soft_snake::table_i::{RunVelocities, STEADY_AFTER};
+use pliant::soft_snake::table_i::{RunVelocities, STEADY_AFTER, cycle_speeds};
 use pliant::soft_snake::{
     Mounting, SnakeFriction, SnakeInfo, SoftSnake, TABLE_I_MODEL, TABLE_I_PROTOTYPE, mean_velocity,
 };
@@ -338,6 +338,20 @@ fn run(snake: &SoftSnake, start: NewtonStart, out: &Path) -> anyhow::Result<()> 
             "  Vy = {:6.2} cm/s   (paper model {my:.2}, prototype {py:.2}); Vy/model = {:.2}",
             100.0 * v[1],
             100.0 * v[1] / my
+        );
+        let cycles = cycle_speeds(
+            &path,
+            info.gait_start,
+            snake.duration,
+            1.0 / snake.gait.frequency,
+        );
+        println!(
+            "  speed over each cycle: {} cm/s",
+            cycles
+                .iter()
+                .map(|c| format!("{:.1}", 100.0 * c))
+                .collect::<Vec<_>>()
+                .join(" ")
         );
         if let Some(r) = RunVelocities::of_path(&path, info.gait_start, snake.duration) {
             println!(

@@ -49,13 +49,18 @@ pub(crate) fn table(o: &Overrides, n: usize, out: &Path) -> anyhow::Result<()> {
                     let r = run_velocities(&snake).map_err(|e| e.to_string());
                     match &r {
                         Ok(v) => println!(
-                            "  {:7} φ₀ = {:.4} rad: 15 s Vx {:6.2}, Vy {:6.2}; steady Vx {:6.2}, Vy {:6.2} cm/s",
+                            "  {:7} φ₀ = {:.4} rad: 15 s Vx {:6.2}, Vy {:6.2}; steady Vx {:6.2}, Vy {:6.2} cm/s; per cycle {} cm/s",
                             label(kind),
                             phase(k),
                             100.0 * v.whole[0],
                             100.0 * v.whole[1],
                             100.0 * v.steady[0],
-                            100.0 * v.steady[1]
+                            100.0 * v.steady[1],
+                            v.cycles
+                                .iter()
+                                .map(|c| format!("{:.1}", 100.0 * c))
+                                .collect::<Vec<_>>()
+                                .join(" ")
                         ),
                         Err(e) => println!("  {:7} φ₀ = {:.4} rad failed: {e}", label(kind), phase(k)),
                     }
@@ -84,7 +89,7 @@ pub(crate) fn table(o: &Overrides, n: usize, out: &Path) -> anyhow::Result<()> {
             }
             match &results[j] {
                 Some(Ok(v)) => {
-                    runs.push(*v);
+                    runs.push(v.clone());
                     rows.push(vec![
                         row as f64,
                         phase(k),

@@ -20,13 +20,16 @@ pub const STEADY_AFTER: f64 = 5.0;
 
 /// Centre-of-mass velocities of one run in the ground plane, m/s
 /// (`[x, y]`: `x` along the body as it was dropped, `y` across it).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RunVelocities {
     /// Mean over the whole gait (Table I's 15 s).
     pub whole: [f64; 2],
     /// Mean from [`STEADY_AFTER`] seconds after the gait starts to its
     /// end.
     pub steady: [f64; 2],
+    /// Speed in the ground plane over each whole cycle of the gait
+    /// ([`cycle_speeds`]; empty from [`RunVelocities::of_path`]).
+    pub cycles: Vec<f64>,
 }
 
 impl RunVelocities {
@@ -62,8 +65,49 @@ impl RunVelocities {
         Some(Self {
             whole: [whole[0], whole[1]],
             steady: [steady[0], steady[1]],
+            cycles: vec![],
         })
     }
+}
+
+/// Speed of the centre of mass in the ground plane over each whole cycle
+/// of `period` seconds of a gait that starts at `gait_start` and lasts
+/// `duration` seconds (m/s): the net displacement over the cycle, divided
+/// by the period. A cycle the path does not cover is left out.
+///
+/// ```
+/// use pliant_scenarios::soft_snake::table_i::cycle_speeds;
+/// // Along x at 0.1 m/s from t = 2 s: over 2 s cycles from t = 1 s.
+/// let path: Vec<(f64, [f64; 3])> = (0..=70)
+///     .map(|k| {
+///         let t = 0.1 * k as f64;
+///         (t, [0.1 * (t - 2.0).max(0.0), 0.0, 0.03])
+///     })
+///     .collect();
+/// let v = cycle_speeds(&path, 1.0, 6.0, 2.0);
+/// assert_eq!(v.len(), 3);
+/// assert!((v[0] - 0.05).abs() < 1e-12 && (v[2] - 0.1).abs() < 1e-12);
+/// ```
+pub fn cycle_speeds(
+    path: &[(f64, [f64; 3])],
+    gait_start: f64,
+    duration: f64,
+    period: f64,
+) -> Vec<f64> {
+    if period <= 0.0 {
+        return vec![];
+    }
+    let cycles = (duration / period + 1e-9).floor() as usize;
+    (0..cycles)
+        .map_while(|k| {
+            let t0 = gait_start + k as f64 * period;
+            let covers = |t: f64| path.iter().any(|p| (p.0 - t).abs() < 1e-6);
+            if !(covers(t0) && covers(t0 + period)) {
+                return None;
+            }
+            mean_velocity(path, t0, t0 + period).map(|v| v[0].hypot(v[1]))
+        })
+        .collect()
 }
 
 /// Runs `snake` (drop, settle, gait) and returns its velocities, without
@@ -80,7 +124,9 @@ pub fn run_velocities(snake: &SoftSnake) -> Result<RunVelocities> {
         sim.step()?;
         path.push(com(&sim));
     }
-    RunVelocities::of_path(&path, info.gait_start, snake.duration).ok_or_else(|| {
+    let period = 1.0 / snake.gait.frequency;
+    let cycles = cycle_speeds(&path, info.gait_start, snake.duration, period);
+    let v = RunVelocities::of_path(&path, info.gait_start, snake.duration).ok_or_else(|| {
         CoreError::degenerate(
             "duration",
             format!(
@@ -88,7 +134,8 @@ pub fn run_velocities(snake: &SoftSnake) -> Result<RunVelocities> {
                 snake.duration
             ),
         )
-    })
+    })?;
+    Ok(RunVelocities { cycles, ..v })
 }
 
 #[cfg(test)]
@@ -111,5 +158,19 @@ mod tests {
         assert!(RunVelocities::of_path(&late, 1.0, 12.0).is_none());
         let v = RunVelocities::of_path(&path(20.0), 1.0, 12.0).unwrap();
         assert!((v.whole[0] - 0.2).abs() < 1e-9 && (v.steady[0] - 0.2).abs() < 1e-9);
+    }
+
+    /// Whole cycles only, and none the path does not cover.
+    #[test]
+    fn cycle_speeds_count_whole_covered_cycles() {
+        let p = path(10.0);
+        assert_eq!(cycle_speeds(&p, 1.0, 7.9, 2.0).len(), 3);
+        assert_eq!(cycle_speeds(&p, 1.0, 20.0, 2.0).len(), 4);
+        assert!(cycle_speeds(&p, 1.0, 8.0, 0.0).is_empty());
+        assert!(
+            cycle_speeds(&p, 1.0, 8.0, 2.0)
+                .iter()
+                .all(|v| (v - 0.2).abs() < 1e-9)
+        );
     }
 }
