@@ -79,8 +79,10 @@ pub enum Mounting {
     /// Section `i` turned by `−i π/3` about `+x`: like muscles wind as a
     /// left-handed helix from tail to head. The default: under the
     /// joint-space reading of the gaits it is the sense whose planar drift
-    /// has the sign of the paper's Table I (+x), the only thing the paper
-    /// says about it.
+    /// has the sign of Table I's `Vx` (+x). That is a convention, not a
+    /// finding: the paper's Fig. 12 plots its robot travelling towards −Y
+    /// where Table I lists `Vy` as positive, so its components are most
+    /// likely magnitudes.
     #[default]
     LeftHanded,
     /// Section `i` turned by `+i π/3` about `+x`: a right-handed helix.
