@@ -452,61 +452,39 @@ fn write_outputs(
     // XY path of the centre of mass with the centre line every 3 s.
     let com_xy: Vec<(f64, f64)> = com.iter().map(|r| (r[1], r[2])).collect();
     let all = com_xy.iter().chain(axes.iter().flat_map(|a| a.1.iter()));
-    let (x0, x1, y0, y1) = square(bounds(all));
-    let file = dir.join("path.svg");
-    let root = SVGBackend::new(&file, (700, 700)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "Centre of mass (red) and centre line every 3 s, seen from above",
-            ("sans-serif", 16),
-        )
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(x0..x1, y0..y1)?;
-    chart
-        .configure_mesh()
-        .x_desc("x (m)")
-        .y_desc("y (m)")
-        .draw()?;
-    for (k, (_, a)) in axes.iter().enumerate() {
-        let shade = 200 - (150 * k / axes.len().max(1)) as u8;
-        chart.draw_series(LineSeries::new(
-            a.iter().copied(),
-            RGBColor(shade, shade, shade).stroke_width(3),
-        ))?;
-    }
-    chart.draw_series(LineSeries::new(com_xy.iter().copied(), RED.stroke_width(2)))?;
-    root.present()?;
+    plan_view(
+        &dir.join("path.svg"),
+        "Centre of mass (red) and centre line every 3 s, seen from above",
+        all,
+        |chart| {
+            for (k, (_, a)) in axes.iter().enumerate() {
+                let shade = 200 - (150 * k / axes.len().max(1)) as u8;
+                chart.draw_series(LineSeries::new(
+                    a.iter().copied(),
+                    RGBColor(shade, shade, shade).stroke_width(3),
+                ))?;
+            }
+            chart.draw_series(LineSeries::new(com_xy.iter().copied(), RED.stroke_width(2)))?;
+            Ok(())
+        },
+    )?;
     // Contact map: where the skin touched the ground, coloured by time.
     if !contacts.is_empty() {
         let pts: Vec<(f64, f64)> = contacts.iter().map(|r| (r[1], r[2])).collect();
-        let (x0, x1, y0, y1) = square(bounds(pts.iter()));
         let t_end = contacts.last().map_or(1.0, |r| r[0]).max(1e-9);
-        let file = dir.join("contacts.svg");
-        let root = SVGBackend::new(&file, (700, 700)).into_drawing_area();
-        root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                "Skin points on the ground (blue: early, red: late)",
-                ("sans-serif", 16),
-            )
-            .margin(10)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(x0..x1, y0..y1)?;
-        chart
-            .configure_mesh()
-            .x_desc("x (m)")
-            .y_desc("y (m)")
-            .draw()?;
-        chart.draw_series(contacts.iter().map(|r| {
-            let f = (r[0] / t_end).clamp(0.0, 1.0);
-            let c = RGBColor((255.0 * f) as u8, 0, (255.0 * (1.0 - f)) as u8);
-            Circle::new((r[1], r[2]), 1, c.filled())
-        }))?;
-        root.present()?;
+        plan_view(
+            &dir.join("contacts.svg"),
+            "Skin points on the ground (blue: early, red: late)",
+            pts.iter(),
+            |chart| {
+                chart.draw_series(contacts.iter().map(|r| {
+                    let f = (r[0] / t_end).clamp(0.0, 1.0);
+                    let c = RGBColor((255.0 * f) as u8, 0, (255.0 * (1.0 - f)) as u8);
+                    Circle::new((r[1], r[2]), 1, c.filled())
+                }))?;
+                Ok(())
+            },
+        )?;
     }
     Ok(())
 }
@@ -634,27 +612,19 @@ fn write_optimized(
     )?;
     let xy = |i: usize| rows.iter().map(|r| (r[i], r[i + 1])).collect::<Vec<_>>();
     let (hand_xy, opt_xy) = (xy(1), xy(4));
-    let (x0, x1, y0, y1) = square(bounds(hand_xy.iter().chain(&opt_xy)));
-    let file = dir.join("paths.svg");
-    let root = SVGBackend::new(&file, (700, 700)).into_drawing_area();
-    root.fill(&WHITE)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "Centre of mass seen from above: hand-made (blue), optimized (red)",
-            ("sans-serif", 16),
-        )
-        .margin(10)
-        .x_label_area_size(40)
-        .y_label_area_size(50)
-        .build_cartesian_2d(x0..x1, y0..y1)?;
-    chart
-        .configure_mesh()
-        .x_desc("x (m)")
-        .y_desc("y (m)")
-        .draw()?;
-    chart.draw_series(LineSeries::new(hand_xy, BLUE.stroke_width(2)))?;
-    chart.draw_series(LineSeries::new(opt_xy, RED.stroke_width(2)))?;
-    root.present()?;
+    plan_view(
+        &dir.join("paths.svg"),
+        "Centre of mass seen from above: hand-made (blue), optimized (red)",
+        hand_xy.iter().chain(&opt_xy),
+        |chart| {
+            chart.draw_series(LineSeries::new(
+                hand_xy.iter().copied(),
+                BLUE.stroke_width(2),
+            ))?;
+            chart.draw_series(LineSeries::new(opt_xy.iter().copied(), RED.stroke_width(2)))?;
+            Ok(())
+        },
+    )?;
     let (triangles, lines) = (body.skin_triangles(), body.lines());
     let mut vtk = ShellVtkSeries::new(dir, "optimized")?;
     let frame = (1.0 / 30.0 / snake.dt).round().max(1.0) as usize;
@@ -667,4 +637,39 @@ fn write_optimized(
         _ => 0.0,
     };
     Ok((vy(2), vy(5)))
+}
+
+/// The ground plane seen from above (x, y in m) in `file`: a square chart
+/// framing `pts`, with `caption`; `draw` adds the series.
+fn plan_view<'a>(
+    file: &Path,
+    caption: &str,
+    pts: impl Iterator<Item = &'a (f64, f64)>,
+    draw: impl FnOnce(
+        &mut ChartContext<
+            SVGBackend,
+            Cartesian2d<
+                plotters::coord::types::RangedCoordf64,
+                plotters::coord::types::RangedCoordf64,
+            >,
+        >,
+    ) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let (x0, x1, y0, y1) = square(bounds(pts));
+    let root = SVGBackend::new(file, (700, 700)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(caption, ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d(x0..x1, y0..y1)?;
+    chart
+        .configure_mesh()
+        .x_desc("x (m)")
+        .y_desc("y (m)")
+        .draw()?;
+    draw(&mut chart)?;
+    root.present()?;
+    Ok(())
 }
