@@ -163,6 +163,12 @@ impl<const F: bool> PairEl<F> {
         (d, grad, h)
     }
 
+    /// Whether the pair's distance at `x` is below the penalty's cutoff
+    /// (beyond it the penalty and its derivatives are zero).
+    fn within_cutoff(&self, x: &[f64]) -> bool {
+        closest(pt(x, 0), pt(x, 1), pt(x, 2), self.law.eps).2 < self.law.cutoff
+    }
+
     /// The friction's linear slip map `u = s · x` over the 2-D stencil and
     /// its coefficient data `(N̄, s)`.
     fn slip(&self, xp: &[f64]) -> Option<(f64, [f64; 6])> {
@@ -242,10 +248,14 @@ impl<const F: bool> Element for PairEl<F> {
     }
     fn gradient(&self, l: &Local, g: &mut [f64]) -> bool {
         g[..9].fill(0.0);
-        let (d, grad, _) = self.distance_derivatives(l.x);
-        let (_, f1, _) = self.law.penalty_d(d);
-        for i in 0..6 {
-            g[at3(i)] = f1 * grad[i];
+        // Beyond the cutoff (most candidate pairs) the penalty is zero:
+        // skip its distance derivatives.
+        if self.within_cutoff(l.x) {
+            let (d, grad, _) = self.distance_derivatives(l.x);
+            let (_, f1, _) = self.law.penalty_d(d);
+            for i in 0..6 {
+                g[at3(i)] = f1 * grad[i];
+            }
         }
         if F && let Some((n, s)) = self.slip(l.x_prev) {
             let u: f64 = (0..6)
@@ -262,13 +272,15 @@ impl<const F: bool> Element for PairEl<F> {
     }
     fn hessian(&self, l: &Local, h: &mut [f64]) -> bool {
         h[..81].fill(0.0);
-        let (d, grad, hd) = self.distance_derivatives(l.x);
-        let (_, f1, f2) = self.law.penalty_d(d);
-        for i in 0..6 {
-            for j in 0..6 {
-                // Symmetrized: the two halves agree up to round-off.
-                let hij = 0.5 * (hd[i][j] + hd[j][i]);
-                h[at3(i) * 9 + at3(j)] = f2 * grad[i] * grad[j] + f1 * hij;
+        if self.within_cutoff(l.x) {
+            let (d, grad, hd) = self.distance_derivatives(l.x);
+            let (_, f1, f2) = self.law.penalty_d(d);
+            for i in 0..6 {
+                for j in 0..6 {
+                    // Symmetrized: the two halves agree up to round-off.
+                    let hij = 0.5 * (hd[i][j] + hd[j][i]);
+                    h[at3(i) * 9 + at3(j)] = f2 * grad[i] * grad[j] + f1 * hij;
+                }
             }
         }
         if F && let Some((n, s)) = self.slip(l.x_prev) {
