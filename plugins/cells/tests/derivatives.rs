@@ -108,6 +108,34 @@ fn contact_with_and_without_friction() {
     }
 }
 
+/// With a wide fixed search margin most candidate pairs lie beyond the
+/// penalty's cutoff, where the pair skips its distance derivatives (the
+/// penalty's terms are zero there; friction still acts on pairs whose
+/// previous state was in the band): those pairs are checked too.
+#[test]
+fn contact_pairs_beyond_the_band() {
+    for friction in [false, true] {
+        let m = model(0.001, |rings| {
+            let mut c = CellContact::new(rings.to_vec(), 0.008, 500.0);
+            c.margin = Some(0.06);
+            Box::new(if friction {
+                c.with_friction(0.5, 0.01)
+            } else {
+                c
+            })
+        });
+        check_model(
+            &m,
+            0.0015,
+            if friction {
+                "friction, wide margin"
+            } else {
+                "contact, wide margin"
+            },
+        );
+    }
+}
+
 #[test]
 fn free_joints() {
     let m = model(0.02, |rings| {
