@@ -103,10 +103,16 @@ fn crossed<T: Scalar>(x: &[T], strip: f64) -> bool {
 }
 
 impl<const F: bool> PairEl<F> {
-    /// `∇d` over `(p, a, b)` (2-D, 6 entries) and its Hessian (6 × 6) at `x`.
-    fn distance_derivatives(&self, x: &[f64]) -> (f64, [f64; 6], [[f64; 6]; 6]) {
+    /// The distance `d`, `∇d` over `(p, a, b)` (2-D, 6 entries) and its
+    /// Hessian (6 × 6) at `x`; `None` when `d` is at or beyond the
+    /// penalty's cutoff, where the penalty and its derivatives are zero
+    /// (most candidate pairs: their derivatives are skipped).
+    fn distance_derivatives(&self, x: &[f64]) -> Option<(f64, [f64; 6], [[f64; 6]; 6])> {
         let (p, a, b) = (pt(x, 0), pt(x, 1), pt(x, 2));
         let (t, g, d) = closest(p, a, b, self.law.eps);
+        if d >= self.law.cutoff {
+            return None;
+        }
         let n = [g[0] / d, g[1] / d];
         // g = p − a − t e: ∂g/∂(p, a, b) = J − e ∂tᵀ, J = [I, −(1−t) I, −t I].
         let coef = [1.0, -(1.0 - t), -t];
@@ -160,13 +166,7 @@ impl<const F: bool> PairEl<F> {
                 h[4 + r][j] -= n[r] * dt[j];
             }
         }
-        (d, grad, h)
-    }
-
-    /// Whether the pair's distance at `x` is below the penalty's cutoff
-    /// (beyond it the penalty and its derivatives are zero).
-    fn within_cutoff(&self, x: &[f64]) -> bool {
-        closest(pt(x, 0), pt(x, 1), pt(x, 2), self.law.eps).2 < self.law.cutoff
+        Some((d, grad, h))
     }
 
     /// The friction's linear slip map `u = s · x` over the 2-D stencil and
@@ -248,10 +248,7 @@ impl<const F: bool> Element for PairEl<F> {
     }
     fn gradient(&self, l: &Local, g: &mut [f64]) -> bool {
         g[..9].fill(0.0);
-        // Beyond the cutoff (most candidate pairs) the penalty is zero:
-        // skip its distance derivatives.
-        if self.within_cutoff(l.x) {
-            let (d, grad, _) = self.distance_derivatives(l.x);
+        if let Some((d, grad, _)) = self.distance_derivatives(l.x) {
             let (_, f1, _) = self.law.penalty_d(d);
             for i in 0..6 {
                 g[at3(i)] = f1 * grad[i];
@@ -272,8 +269,7 @@ impl<const F: bool> Element for PairEl<F> {
     }
     fn hessian(&self, l: &Local, h: &mut [f64]) -> bool {
         h[..81].fill(0.0);
-        if self.within_cutoff(l.x) {
-            let (d, grad, hd) = self.distance_derivatives(l.x);
+        if let Some((d, grad, hd)) = self.distance_derivatives(l.x) {
             let (_, f1, f2) = self.law.penalty_d(d);
             for i in 0..6 {
                 for j in 0..6 {

@@ -91,21 +91,32 @@ fn actuators() {
     check_model(&m, 0.01, "actuators");
 }
 
-#[test]
-fn contact_with_and_without_friction() {
+/// Two membranes about 1–5 mm apart (thickness 8 mm, so the facing nodes
+/// and segments are inside the penalty's band), with and without friction,
+/// searched with `margin` (`None`: the default).
+fn check_contact(margin: Option<f64>, label: &str) {
     for friction in [false, true] {
-        // The two membranes about 1–5 mm apart, thickness 8 mm: the
-        // facing nodes and segments are inside the penalty's band.
         let m = model(0.001, |rings| {
-            let c = CellContact::new(rings.to_vec(), 0.008, 500.0);
+            let mut c = CellContact::new(rings.to_vec(), 0.008, 500.0);
+            c.margin = margin;
             Box::new(if friction {
                 c.with_friction(0.5, 0.01)
             } else {
                 c
             })
         });
-        check_model(&m, 0.0015, if friction { "friction" } else { "contact" });
+        let what = if friction {
+            "with friction"
+        } else {
+            "frictionless"
+        };
+        check_model(&m, 0.0015, &format!("{label}, {what}"));
     }
+}
+
+#[test]
+fn contact_with_and_without_friction() {
+    check_contact(None, "contact");
 }
 
 /// With a wide fixed search margin most candidate pairs lie beyond the
@@ -114,26 +125,7 @@ fn contact_with_and_without_friction() {
 /// previous state was in the band): those pairs are checked too.
 #[test]
 fn contact_pairs_beyond_the_band() {
-    for friction in [false, true] {
-        let m = model(0.001, |rings| {
-            let mut c = CellContact::new(rings.to_vec(), 0.008, 500.0);
-            c.margin = Some(0.06);
-            Box::new(if friction {
-                c.with_friction(0.5, 0.01)
-            } else {
-                c
-            })
-        });
-        check_model(
-            &m,
-            0.0015,
-            if friction {
-                "friction, wide margin"
-            } else {
-                "contact, wide margin"
-            },
-        );
-    }
+    check_contact(Some(0.06), "contact, wide margin");
 }
 
 #[test]
