@@ -291,8 +291,16 @@ impl Assembler {
 
     /// Fills the element Hessian blocks; with `project`, each block is
     /// replaced by its projection onto the positive semidefinite cone. A
-    /// non-finite entry is an error naming the energy and element.
-    fn fill_hessian_blocks(&mut self, model: &Model, s: &EvalState, project: bool) -> Result<()> {
+    /// non-finite entry is an error naming the energy and element; with
+    /// `check` false the dense blocks are not scanned here (the caller
+    /// checks what it reads of them, see [`Assembler::hessian`]).
+    fn fill_hessian_blocks(
+        &mut self,
+        model: &Model,
+        s: &EvalState,
+        project: bool,
+        check: bool,
+    ) -> Result<()> {
         for (k, (e, sp)) in model.energies().iter().zip(&self.spans).enumerate() {
             let stride = sp.hess_stride();
             let blocks = &mut self.hess[sp.hess_off..sp.hess_off + sp.n_el * stride];
@@ -304,12 +312,34 @@ impl Assembler {
             } else {
                 e.elements().blocks(s, Block::Hessian, blocks);
             }
-            finite(blocks, Block::Hessian, model, k, stride)?;
+            if check {
+                finite(blocks, Block::Hessian, model, k, stride)?;
+            }
         }
         if project {
             self.project_blocks();
         }
         Ok(())
+    }
+
+    /// Errors on the first non-finite entry of the element Hessian blocks
+    /// (naming the energy and element), else on the first non-finite entry
+    /// of the assembled matrix (a sum that overflowed).
+    fn non_finite_hessian(&self, model: &Model) -> Result<()> {
+        for (k, sp) in self.spans.iter().enumerate() {
+            let stride = sp.hess_stride();
+            let blocks = &self.hess[sp.hess_off..sp.hess_off + sp.n_el * stride];
+            finite(blocks, Block::Hessian, model, k, stride)?;
+        }
+        let vals = self.matrix.val();
+        match vals.iter().position(|v| !v.is_finite()) {
+            None => Ok(()),
+            Some(bad) => Err(CoreError::NonFinite {
+                what: "assembled Hessian (stored entry of its lower triangle)".into(),
+                index: bad,
+                value: vals[bad],
+            }),
+        }
     }
 
     /// Projects the dense blocks; split blocks are left as they are (their
@@ -387,8 +417,20 @@ impl Assembler {
         diag: &[f64],
         project: bool,
     ) -> Result<SparseColMatRef<'_, usize, f64>> {
-        self.fill_hessian_blocks(model, s, project)?;
-        Ok(self.gather(scale, diag))
+        // The dense blocks are checked through the matrix they sum into: a
+        // non-finite entry stays non-finite in every sum (NaN, or ±∞ unless
+        // it meets the opposite infinity, which gives NaN), and the matrix
+        // is a fraction of the blocks' memory (a tetrahedral mesh's
+        // 144-entry blocks hold about 15 times its lower triangle's
+        // entries). Only then are the blocks searched, for the message.
+        // Entries the matrix does not read (fixed DOFs, the upper halves)
+        // do not enter the Newton solve.
+        self.fill_hessian_blocks(model, s, project, false)?;
+        self.gather(scale, diag);
+        if !all_finite(self.matrix.val()) {
+            self.non_finite_hessian(model)?;
+        }
+        Ok(self.matrix.as_ref())
     }
 
     /// Re-assembles the last Hessian with a different diagonal, without
@@ -410,7 +452,7 @@ impl Assembler {
         t: &mut Vec<Triplet<usize, usize, f64>>,
         terms: &mut Vec<RankOne>,
     ) -> Result<()> {
-        self.fill_hessian_blocks(model, s, false)?;
+        self.fill_hessian_blocks(model, s, false, true)?;
         self.last_hessian_split_triplets(scale, t, terms);
         Ok(())
     }

@@ -6,8 +6,8 @@
 use pliant_core::derivcheck::{Tolerances, check};
 use pliant_core::{
     BindInfo, Block, Ctx, Declare, Element, ElementSet, Elements, Energy, EnergySpec, EvalState,
-    Integrator, ModelBuilder, Motion, NewtonSettings, ParamChannel, Result, Scalar, Simulator,
-    Stencil,
+    Integrator, Local, ModelBuilder, Motion, NewtonSettings, ParamChannel, Result, Scalar,
+    Simulator, Stencil,
 };
 use serde::{Deserialize, Serialize};
 
@@ -505,4 +505,78 @@ fn a_start_guess_is_taken_when_it_is_better_and_ignored_when_infeasible() {
         "{err}"
     );
     assert_eq!(sim.q(), &[0.0, 0.0]);
+}
+
+/// A spring `E = x²/2` on one extra DOF whose analytic Hessian is NaN
+/// when `bad` (a buggy element).
+#[derive(Debug, Clone)]
+struct NanHessianEl {
+    dof: [usize; 1],
+    bad: bool,
+}
+
+impl Element for NanHessianEl {
+    type Size = Stencil<1>;
+    fn nodes(&self) -> &[usize] {
+        &[]
+    }
+    fn extra_dofs(&self) -> &[usize] {
+        &self.dof
+    }
+    fn energy<D: Scalar>(&self, x: &[D], _: &[D], _: &[D], _: &Ctx) -> D {
+        x[0] * x[0] * 0.5
+    }
+    fn hessian(&self, _: &Local, h: &mut [f64]) -> bool {
+        h[0] = if self.bad { f64::NAN } else { 1.0 };
+        true
+    }
+}
+
+/// Springs on `dofs`, the one at index `bad` with a NaN Hessian.
+#[derive(Debug, Serialize, Deserialize)]
+struct NanHessian {
+    dofs: Vec<usize>,
+    bad: usize,
+}
+
+impl EnergySpec for NanHessian {
+    fn bind(&self, info: &BindInfo) -> Result<Box<dyn Energy>> {
+        let els = (self.dofs.iter().enumerate())
+            .map(|(i, &d)| NanHessianEl {
+                dof: [d],
+                bad: i == self.bad,
+            })
+            .collect();
+        Ok(Box::new(Elements::bind(els, info, "nan_hessian")?))
+    }
+}
+pliant_core::register_energy!(NanHessian = "test_nan_hessian", "test NaN Hessian", "{}");
+
+/// The Newton solve checks element Hessians through the assembled matrix
+/// (see `Assembler::hessian`): a NaN in one element's block is still a
+/// typed error naming the energy and the element (Newton's, with the
+/// residual reached), and the state is kept.
+#[test]
+fn a_non_finite_element_hessian_is_an_error_naming_the_element() {
+    for bad in 0..3 {
+        let mut b = ModelBuilder::new(3).unwrap();
+        let dofs = (0..3)
+            .map(|i| b.add_extra_dof(&format!("s{i}"), 0.5, 1.0))
+            .collect();
+        b.add(NanHessian { dofs, bad });
+        let mut sim = Simulator::new(
+            b.build().unwrap(),
+            Integrator::Bdf1,
+            0.01,
+            NewtonSettings::default(),
+        )
+        .unwrap();
+        let msg = sim.step().unwrap_err().to_string();
+        assert!(
+            msg.contains(&format!("element {bad} is not finite")),
+            "{msg}"
+        );
+        assert!(msg.contains("test_nan_hessian"), "{msg}");
+        assert_eq!(sim.q(), &[0.5, 0.5, 0.5]);
+    }
 }
