@@ -18,6 +18,12 @@ impl Nodes {
         self.ptr.len() - 1
     }
 
+    /// The number of unknowns every node has, if they all have the same.
+    pub(crate) fn size(&self) -> Option<usize> {
+        let k = self.ptr.get(1).copied()?;
+        (k > 0 && self.ptr.iter().enumerate().all(|(i, &p)| p == k * i)).then_some(k)
+    }
+
     /// The node of every unknown.
     pub(crate) fn of_unknowns(&self) -> Vec<usize> {
         let mut of = vec![0; self.ptr.last().copied().unwrap_or(0)];

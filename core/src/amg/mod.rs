@@ -40,6 +40,7 @@ pub(crate) mod aggregate;
 mod blocks;
 pub(crate) mod csr;
 pub(crate) mod modes;
+mod packed;
 pub(crate) mod prolong;
 
 use crate::error::{CoreError, Result};
@@ -48,6 +49,7 @@ use aggregate::{Nodes, aggregate, strong_neighbours};
 use blocks::Blocks3;
 use csr::Csr;
 use faer::sparse::SparseColMatRef;
+use packed::Packed;
 
 /// Levels stop coarsening at this many unknowns (solved directly).
 pub(crate) const COARSEST: usize = 2_000;
@@ -74,20 +76,21 @@ const SMOOTH_RATIO: f64 = 30.0;
 /// by 10 %, as a power iteration approaches it from below).
 const POWER_ITERATIONS: usize = 15;
 
-/// A level's operator: by rows, or (the finest level of a mesh whose free
-/// nodes all have three free coordinates) by 3 × 3 node blocks. The
-/// V-cycle smooths with its entries rounded to single precision (its
-/// products stream memory, and a preconditioner need only be close: the
-/// rounded operator is still symmetric, and the coarse operators are
-/// Galerkin products taken in double precision); the double-precision
-/// entries are kept only on the finest level, for the Hessian products of
-/// conjugate gradients ([`Amg::mul_fine`]).
+/// A level's operator. The V-cycle smooths with its entries rounded to
+/// single precision (its products stream memory, and a preconditioner
+/// need only be close: the rounded operator is still symmetric, and the
+/// coarse operators are Galerkin products taken in double precision); the
+/// double-precision entries are kept only on the finest level, for the
+/// Hessian products of conjugate gradients ([`Amg::mul_fine`]).
 enum Operator {
-    Rows {
-        exact: Option<Csr>,
-        single: Csr<f32>,
-    },
+    /// The finest level by rows (its nodes are not all triples).
+    Rows { exact: Csr, single: Csr<f32> },
+    /// The finest level of a mesh whose free nodes all have three free
+    /// coordinates, by 3 × 3 node blocks.
     Blocks(Blocks3),
+    /// A coarse level (single precision only), by node blocks where its
+    /// nodes have one size.
+    Coarse(Packed),
 }
 
 impl Operator {
@@ -96,6 +99,7 @@ impl Operator {
         match self {
             Operator::Rows { single, .. } => single.mul_vec_on(x, y, parallel),
             Operator::Blocks(a) => a.mul_single(x, y, parallel),
+            Operator::Coarse(a) => a.mul_vec_on(x, y, parallel),
         }
     }
 
@@ -103,8 +107,8 @@ impl Operator {
     /// not kept (a coarse level).
     fn mul_exact(&self, x: &[f64], y: &mut [f64], parallel: bool) -> bool {
         match self {
-            Operator::Rows { exact: None, .. } => return false,
-            Operator::Rows { exact: Some(a), .. } => a.mul_vec_on(x, y, parallel),
+            Operator::Coarse(_) => return false,
+            Operator::Rows { exact, .. } => exact.mul_vec_on(x, y, parallel),
             Operator::Blocks(a) => a.mul_vec(x, y, parallel),
         }
         true
@@ -113,12 +117,13 @@ impl Operator {
 
 /// One level: its operator, `D⁻¹`, the prolongator to it from the next
 /// coarser level and its transpose (both in single precision, as the
-/// smoother's entries), and `λ_max(D⁻¹A)`.
+/// smoother's entries, by node blocks where the nodes of both levels have
+/// one size each), and `λ_max(D⁻¹A)`.
 struct Level {
     a: Operator,
     inv_diag: Vec<f64>,
-    p: Csr<f32>,
-    r: Csr<f32>,
+    p: Packed,
+    r: Packed,
     lambda_max: f64,
 }
 
@@ -243,22 +248,21 @@ impl Amg {
             total_nnz += coarse.nnz();
             sizes.push(coarse.n_rows());
             let fine = std::mem::replace(&mut op, coarse);
-            // Node triples on the finest level: products by blocks.
-            let triples =
-                levels.is_empty() && nodes.ptr.iter().enumerate().all(|(i, &p)| p == 3 * i);
-            let fine = if triples {
-                Operator::Blocks(Blocks3::from_csr(&fine, &fine_map))
-            } else {
-                Operator::Rows {
+            let (size, coarse_size) = (nodes.size(), tent.coarse.size());
+            let fine = match (levels.is_empty(), size) {
+                // Node triples on the finest level: products by blocks.
+                (true, Some(3)) => Operator::Blocks(Blocks3::from_csr(&fine, &fine_map)),
+                (true, _) => Operator::Rows {
                     single: fine.single(),
-                    exact: levels.is_empty().then_some(fine),
-                }
+                    exact: fine,
+                },
+                (false, _) => Operator::Coarse(Packed::new(&fine, size, size)),
             };
             levels.push(Level {
                 a: fine,
                 inv_diag,
-                p: p.single(),
-                r: r.single(),
+                p: Packed::new(&p, size, coarse_size),
+                r: Packed::new(&r, coarse_size, size),
                 lambda_max: lambda,
             });
             nodes = tent.coarse;
@@ -295,7 +299,7 @@ impl Amg {
         }
         let diag = match &mut fine.a {
             Operator::Rows {
-                exact: Some(rows),
+                exact: rows,
                 single,
             } => {
                 rows.refresh_from_lower(a, &self.fine_map);
@@ -303,7 +307,7 @@ impl Amg {
                 rows.diagonal()
             }
             // Never: the finest level keeps its double-precision entries.
-            Operator::Rows { exact: None, .. } => {
+            Operator::Coarse(_) => {
                 return Err(failure("the finest level lost its entries".into()));
             }
             Operator::Blocks(blocks) => {

@@ -1,8 +1,9 @@
 //! Multigrid on spring lattices: mesh-independent convergence, exact
 //! solutions, thread-count determinism.
 
-use super::Amg;
 use super::aggregate::Nodes;
+use super::packed::Packed;
+use super::{Amg, Operator};
 use crate::newton::pcg::{hessian_mul, pcg};
 use faer::sparse::{SparseColMat, Triplet};
 
@@ -224,4 +225,23 @@ fn a_finest_level_by_rows_solves_and_refreshes_in_double_precision() {
     for (x, y) in got.iter().zip(&want) {
         assert!((x - y).abs() <= 1e-12 * y.abs().max(1.0), "{x} vs {y}");
     }
+}
+
+#[test]
+fn a_3d_lattice_multiplies_by_node_blocks_on_every_level() {
+    let (a, nodes, b) = lattice(20, 1e-2);
+    let amg = Amg::build(a.as_ref(), nodes, b, 6).unwrap();
+    assert!(amg.levels.len() >= 2, "{:?}", amg.sizes());
+    assert!(matches!(amg.levels[0].a, Operator::Blocks(_)));
+    for (l, level) in amg.levels.iter().enumerate() {
+        if l > 0 {
+            assert!(
+                matches!(level.a, Operator::Coarse(Packed::Blocks(_))),
+                "level {l}"
+            );
+        }
+        assert!(matches!(level.p, Packed::Blocks(_)), "level {l}");
+        assert!(matches!(level.r, Packed::Blocks(_)), "level {l}");
+    }
+    assert_solves_to_the_direct_solution(&a, &amg, &rhs(a.ncols()));
 }
