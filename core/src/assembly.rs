@@ -10,6 +10,7 @@
 //! pattern is built). Nothing depends on scheduling, so results are bitwise
 //! identical for any number of threads.
 
+use crate::Invalid;
 use crate::element::{Block, NO_PARAM, SplitHessian};
 use crate::error::{CoreError, Result};
 use crate::model::Model;
@@ -82,11 +83,13 @@ pub struct Assembler {
     rank_one: Vec<f64>,
     /// The rank-one terms' extra unknowns.
     aux: Aux,
-    /// For each element slot, the index in `hess` it reads.
-    slots: Vec<usize>,
+    /// For each element slot, the index in `hess` it reads (32-bit: an
+    /// assembly streams these with the blocks, and a tetrahedral mesh has
+    /// 78 slots per element).
+    slots: Vec<u32>,
     /// For each slot, the entry of `matrix` it adds to; the last `n_free`
     /// slots are the diagonal (inertia/shift) slots.
-    dest: Vec<usize>,
+    dest: Vec<u32>,
     /// The pattern with the values of the last assembly.
     matrix: SparseColMat<usize, f64>,
     /// `scale` of the last assembly (re-used by [`Assembler::with_diagonal`]).
@@ -214,6 +217,16 @@ impl Assembler {
         dest.retain(|_| *it.next().expect("one flag per pair"));
         dest.truncate(slots.len() + nf);
         let nnz = symbolic.row_idx().len();
+        if hess_len.max(nnz) >= u32::MAX as usize {
+            return Err(Invalid::new(
+                "model size",
+                hess_len.max(nnz) as f64,
+                "fewer than 2³² element Hessian entries and matrix entries",
+            )
+            .into());
+        }
+        let narrow = |v: Vec<usize>| -> Vec<u32> { v.into_iter().map(|i| i as u32).collect() };
+        let (slots, dest) = (narrow(slots), narrow(dest));
         let matrix = SparseColMat::new(symbolic, vec![0.0; nnz]);
         let grad_len = spans.iter().map(|s| s.n_el * s.ns).sum();
         Ok(Self {
@@ -368,10 +381,10 @@ impl Assembler {
         let vals = self.matrix.val_mut();
         vals.fill(0.0);
         for (&d, &si) in self.dest[..ne].iter().zip(&self.slots) {
-            vals[d] += scale * self.hess[si];
+            vals[d as usize] += scale * self.hess[si as usize];
         }
         for (&d, &v) in self.dest[ne..].iter().zip(diag) {
-            vals[d] += v;
+            vals[d as usize] += v;
         }
         // Term k of `scale · w u uᵀ` as its column `√(scale |w|) u` and the
         // diagonal `−sign w` (see `SplitHessian`).
