@@ -434,7 +434,7 @@ impl Assembler {
         // non-finite entry stays non-finite in every sum (NaN, or ±∞ unless
         // it meets the opposite infinity, which gives NaN), and the matrix
         // is a fraction of the blocks' memory (a tetrahedral mesh's
-        // 144-entry blocks hold about 15 times its lower triangle's
+        // 144-entry blocks hold about 12 times its lower triangle's
         // entries). Only then are the blocks searched, for the message.
         // Entries the matrix does not read (fixed DOFs, the upper halves)
         // do not enter the Newton solve.
