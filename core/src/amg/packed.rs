@@ -168,33 +168,7 @@ impl Blocks {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A random `rows × cols` matrix with about `density` of its entries.
-    fn random(rows: usize, cols: usize, density: f64, seed: u64) -> Csr {
-        let mut s = seed;
-        let mut next = || {
-            s = s
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (s >> 11) as f64 / (1u64 << 53) as f64
-        };
-        let (mut ptr, mut idx, mut val) = (vec![0], Vec::new(), Vec::new());
-        for _ in 0..rows {
-            for j in 0..cols {
-                if next() < density {
-                    idx.push(j as u32);
-                    val.push(next() - 0.5);
-                }
-            }
-            ptr.push(idx.len());
-        }
-        Csr {
-            n_cols: cols,
-            ptr,
-            idx,
-            val,
-        }
-    }
+    use crate::amg::csr::tests::random;
 
     #[test]
     fn blocks_multiply_as_the_rows_they_pack() {
