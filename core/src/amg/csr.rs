@@ -283,7 +283,10 @@ impl Csr {
 
     /// `A B` (Gustavson's row-by-row product; rows in parallel, each
     /// accumulated in a fixed order, so the result does not depend on the
-    /// thread count).
+    /// thread count). The hierarchy multiplies by node blocks
+    /// (`super::block_csr`); this scalar product is what tests check those
+    /// against.
+    #[cfg(test)]
     pub(crate) fn mul(&self, b: &Csr) -> Csr {
         let n = self.n_rows();
         // Scratch per rayon job, not per chunk (a chunk's scratch would

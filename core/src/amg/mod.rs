@@ -14,7 +14,8 @@
 //!    rigid motions of the nodes: 3 translations and 3 rotations in 3-D,
 //!    2 and 1 in 2-D) exactly on each aggregate, `B_a = Q_a R_a`;
 //! 4. `P = (I − ω D⁻¹ A) T`, `ω = 4 / (3 ρ(D⁻¹A))`, and the coarse
-//!    operator is Galerkin's `A_c = Pᵀ A P` with near-null space `R`;
+//!    operator is Galerkin's `A_c = Pᵀ A P` with near-null space `R`
+//!    (the products by node blocks, `block_csr`);
 //! 5. levels are added until at most [`COARSEST`] unknowns remain (or
 //!    coarsening stalls, or [`MAX_LEVELS`] is reached), which a sparse
 //!    Cholesky factorization solves.
@@ -37,6 +38,7 @@
 //! busy process).
 
 pub(crate) mod aggregate;
+mod block_csr;
 mod blocks;
 pub(crate) mod csr;
 pub(crate) mod modes;
@@ -46,6 +48,7 @@ pub(crate) mod prolong;
 use crate::error::{CoreError, Result};
 use crate::linsolve::{Factor, LinearSolver};
 use aggregate::{Nodes, aggregate, strong_neighbours};
+use block_csr::BlockCsr;
 use blocks::Blocks3;
 use csr::Csr;
 use faer::sparse::SparseColMatRef;
@@ -242,9 +245,21 @@ impl Amg {
                 // Coarsening stalled: solve this level directly.
                 break;
             }
-            let p = prolong::smooth(&op, &tent.t, &inv_diag, lambda);
-            let r = p.transpose();
-            let coarse = r.mul(&op.mul(&p));
+            // Galerkin's product by node blocks (`block_csr`), each
+            // intermediate dropped as soon as it is used.
+            let a_blocks = BlockCsr::from_csr(&op, &nodes, &nodes);
+            let p = {
+                let t_blocks = BlockCsr::from_csr(&tent.t, &nodes, &tent.coarse);
+                prolong::smooth(&a_blocks, &tent.t, &t_blocks, &inv_diag, lambda)
+            };
+            let p_blocks = BlockCsr::from_csr(&p, &nodes, &tent.coarse);
+            let ap = a_blocks.mul(&p_blocks);
+            drop(a_blocks);
+            let r_blocks = p_blocks.transpose();
+            drop(p_blocks);
+            let coarse = r_blocks.mul(&ap).to_csr();
+            drop(ap);
+            let r = r_blocks.to_csr();
             total_nnz += coarse.nnz();
             sizes.push(coarse.n_rows());
             let fine = std::mem::replace(&mut op, coarse);

@@ -4,6 +4,7 @@
 //! Brezina 1996, §4).
 
 use super::aggregate::Nodes;
+use super::block_csr::BlockCsr;
 use super::csr::Csr;
 
 /// A column of an aggregate's near-null space whose part orthogonal to the
@@ -107,10 +108,17 @@ pub(crate) fn tentative(
     }
 }
 
-/// `P = T − ω D⁻¹ A T` with `ω = 4 / (3 ρ(D⁻¹ A))`; `inv_diag` is `D⁻¹`.
-pub(crate) fn smooth(a: &Csr, t: &Csr, inv_diag: &[f64], rho: f64) -> Csr {
+/// `P = T − ω D⁻¹ A T` with `ω = 4 / (3 ρ(D⁻¹ A))`; `inv_diag` is `D⁻¹`;
+/// `A` by node blocks, `T` by rows and by node blocks (`t_blocks`).
+pub(crate) fn smooth(
+    a: &BlockCsr,
+    t: &Csr,
+    t_blocks: &BlockCsr,
+    inv_diag: &[f64],
+    rho: f64,
+) -> Csr {
     let omega = 4.0 / (3.0 * rho);
-    let at = a.mul(t);
+    let at = a.mul(t_blocks).to_csr();
     // T's pattern lies within A T's (A has its diagonal), rows sorted.
     let mut p = at;
     for i in 0..p.n_rows() {
