@@ -195,6 +195,41 @@ impl BlockCsr {
         }
     }
 
+    /// `A ← S A + B` for the diagonal `S` (`scale`, an entry per row
+    /// unknown) and `B` over the same nodes, each of whose blocks is one of
+    /// `A`'s (panics otherwise: a caller's broken invariant).
+    pub(crate) fn scale_rows_and_add(&mut self, scale: &[f64], b: &BlockCsr) {
+        debug_assert_eq!(self.rows.ptr, b.rows.ptr);
+        for i in 0..self.rows.len() {
+            let first = self.rows.ptr[i];
+            let r = size(&self.rows, i);
+            for k in self.ptr[i]..self.ptr[i + 1] {
+                let c = size(&self.cols, self.idx[k] as usize);
+                let block = &mut self.val[self.off[k]..self.off[k + 1]];
+                for (row, s) in block
+                    .chunks_exact_mut(c.max(1))
+                    .zip(&scale[first..first + r])
+                {
+                    row.iter_mut().for_each(|v| *v *= s);
+                }
+            }
+            let (mut k, end) = (self.ptr[i], self.ptr[i + 1]);
+            for l in b.ptr[i]..b.ptr[i + 1] {
+                while k < end && self.idx[k] < b.idx[l] {
+                    k += 1;
+                }
+                assert!(
+                    k < end && self.idx[k] == b.idx[l],
+                    "a block of B outside A's pattern"
+                );
+                let src = &b.val[b.off[l]..b.off[l + 1]];
+                for (v, w) in self.val[self.off[k]..self.off[k + 1]].iter_mut().zip(src) {
+                    *v += w;
+                }
+            }
+        }
+    }
+
     /// `A B` (Gustavson's product by block rows; `A`'s column nodes must be
     /// `B`'s row nodes). Row nodes in parallel, each summed in a fixed
     /// order, so the result does not depend on the thread count.
@@ -328,6 +363,45 @@ mod tests {
         for i in 0..23 {
             for j in 0..17 {
                 assert_eq!(entry(&t, j, i), entry(&a, i, j), "({i}, {j})");
+            }
+        }
+    }
+
+    #[test]
+    fn rows_scale_and_a_matrix_within_the_pattern_adds() {
+        let (rows, cols) = (nodes(40, 0, 6, 3), nodes(30, 0, 6, 4));
+        let a = BlockCsr::from_csr(&random(40, 30, 0.3, 6), &rows, &cols);
+        // B: the first block of every block row of A, other values.
+        let mut b = a.clone();
+        b.val
+            .iter_mut()
+            .enumerate()
+            .for_each(|(k, v)| *v = k as f64);
+        let (mut ptr, mut idx, mut off) = (vec![0], Vec::new(), vec![0]);
+        let mut val = Vec::new();
+        for i in 0..rows.len() {
+            if let Some(k) = (b.ptr[i]..b.ptr[i + 1]).next() {
+                idx.push(b.idx[k]);
+                val.extend_from_slice(&b.val[b.off[k]..b.off[k + 1]]);
+                off.push(val.len());
+            }
+            ptr.push(idx.len());
+        }
+        let b = BlockCsr {
+            ptr,
+            idx,
+            off,
+            val,
+            ..b
+        };
+        let scale: Vec<f64> = (0..40).map(|u| 0.5 - u as f64).collect();
+        let mut got = a.clone();
+        got.scale_rows_and_add(&scale, &b);
+        let (a, b, got) = (a.to_csr(), b.to_csr(), got.to_csr());
+        for i in 0..40 {
+            for j in 0..30 {
+                let want = entry(&a, i, j) * scale[i] + entry(&b, i, j);
+                assert_eq!(entry(&got, i, j), want, "({i}, {j})");
             }
         }
     }

@@ -248,14 +248,14 @@ impl Amg {
             // Galerkin's product by node blocks (`block_csr`), each
             // intermediate dropped as soon as it is used.
             let a_blocks = BlockCsr::from_csr(&op, &nodes, &nodes);
-            let p = {
+            let p_blocks = {
                 let t_blocks = BlockCsr::from_csr(&tent.t, &nodes, &tent.coarse);
-                prolong::smooth(&a_blocks, &tent.t, &t_blocks, &inv_diag, lambda)
+                prolong::smooth(&a_blocks, &t_blocks, &inv_diag, lambda)
             };
-            let p_blocks = BlockCsr::from_csr(&p, &nodes, &tent.coarse);
             let ap = a_blocks.mul(&p_blocks);
             drop(a_blocks);
             let r_blocks = p_blocks.transpose();
+            let p = p_blocks.to_csr();
             drop(p_blocks);
             let coarse = r_blocks.mul(&ap).to_csr();
             drop(ap);

@@ -109,31 +109,13 @@ pub(crate) fn tentative(
 }
 
 /// `P = T − ω D⁻¹ A T` with `ω = 4 / (3 ρ(D⁻¹ A))`; `inv_diag` is `D⁻¹`;
-/// `A` by node blocks, `T` by rows and by node blocks (`t_blocks`).
-pub(crate) fn smooth(
-    a: &BlockCsr,
-    t: &Csr,
-    t_blocks: &BlockCsr,
-    inv_diag: &[f64],
-    rho: f64,
-) -> Csr {
+/// all by node blocks.
+pub(crate) fn smooth(a: &BlockCsr, t: &BlockCsr, inv_diag: &[f64], rho: f64) -> BlockCsr {
     let omega = 4.0 / (3.0 * rho);
-    let at = a.mul(t_blocks).to_csr();
-    // T's pattern lies within A T's (A has its diagonal), rows sorted.
-    let mut p = at;
-    for i in 0..p.n_rows() {
-        let s = omega * inv_diag[i];
-        let mut l = t.ptr[i];
-        for k in p.ptr[i]..p.ptr[i + 1] {
-            p.val[k] *= -s;
-            while l < t.ptr[i + 1] && t.idx[l] < p.idx[k] {
-                l += 1;
-            }
-            if l < t.ptr[i + 1] && t.idx[l] == p.idx[k] {
-                p.val[k] += t.val[l];
-            }
-        }
-    }
+    let scale: Vec<f64> = inv_diag.iter().map(|d| -(omega * d)).collect();
+    let mut p = a.mul(t);
+    // T's blocks lie among A T's (A has its diagonal blocks).
+    p.scale_rows_and_add(&scale, t);
     p
 }
 
