@@ -332,6 +332,7 @@ fn round_into(val: &[[f64; 9]], single: &mut [[f32; 9]]) {
         *s = b.map(|v| v as f32);
     }
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
