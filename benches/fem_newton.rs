@@ -3,7 +3,9 @@
 //! factorization of the same matrix, interleaved), and one simulated second of
 //! the Puppy at h = 0.033 s.
 //!
-//! `cargo bench --bench fem_newton [-- 1k 10k 100k puppy]`
+//! `cargo bench --bench fem_newton [-- 1k 10k 100k puppy]`; `-- puppyit`
+//! times one Newton iteration of the Puppy by its parts (not in the
+//! default set).
 
 use faer::Par;
 use faer::Side;
@@ -176,6 +178,72 @@ fn puppy() {
     }
 }
 
+/// One Newton iteration of the Puppy on the gait's table, at its state
+/// after 30 steps (1 s) of settling: energy and gradient, Hessian assembly,
+/// and factorization plus solve with each ordering (the solver picks AMD
+/// below 2,000 unknowns without trying nested dissection).
+fn puppy_iteration() {
+    use pliant::core::linsolve::Ordering;
+    let robot = Robot::puppy().unwrap();
+    let model = robot
+        .on_ground(0.0, [0.0, 0.0, -9.81], pliant::gait::table_friction())
+        .unwrap();
+    let h = 0.033;
+    let settle = robot
+        .on_ground(0.0, [0.0, 0.0, -9.81], pliant::gait::table_friction())
+        .unwrap();
+    let mut sim = Simulator::new(settle, Integrator::Bdf1, h, NewtonSettings::fast()).unwrap();
+    for _ in 0..30 {
+        sim.step().unwrap();
+    }
+    let q = sim.q().to_vec();
+    let mut asm = Assembler::new(&model).unwrap();
+    let s = EvalState {
+        q: &q,
+        q_prev: &q,
+        p: &[],
+        h,
+        dt: h,
+        t: 0.0,
+    };
+    let diag: Vec<f64> = asm.free_dofs().iter().map(|&i| model.mass()[i]).collect();
+    let solvers = [Ordering::Amd, Ordering::NestedDissection]
+        .map(|o| (o, LinearSolver::with_ordering(asm.symbolic(), o).unwrap()));
+    let mut g = vec![0.0; q.len()];
+    let nf = asm.n_free();
+    let mut t = vec![vec![]; 4];
+    for _ in 0..50 {
+        let t0 = Instant::now();
+        std::hint::black_box(asm.energy(&model, &s));
+        g.fill(0.0);
+        asm.add_gradient(&model, &s, h * h, &mut g);
+        let t1 = Instant::now();
+        let m = asm.hessian(&model, &s, h * h, &diag, false).unwrap();
+        let t2 = Instant::now();
+        t[0].push((t1 - t0).as_secs_f64());
+        t[1].push((t2 - t1).as_secs_f64());
+        for (i, (_, so)) in solvers.iter().enumerate() {
+            let t2 = Instant::now();
+            let f = so.factor(m).unwrap();
+            std::hint::black_box(f.solve(&g[..nf]));
+            t[2 + i].push(t2.elapsed().as_secs_f64());
+        }
+    }
+    println!(
+        "puppy iteration: {} DOFs | energy and gradient {:.2} ms, Hessian {:.2} ms (medians of 50)",
+        nf,
+        1e3 * median(t[0].clone()),
+        1e3 * median(t[1].clone())
+    );
+    for (i, (o, so)) in solvers.iter().enumerate() {
+        println!(
+            "  {o:?}: {} factor entries, factorization and solve {:.2} ms",
+            so.factor_entries(),
+            1e3 * median(t[2 + i].clone())
+        );
+    }
+}
+
 fn main() {
     pliant::init();
     let args: Vec<String> = std::env::args()
@@ -194,5 +262,8 @@ fn main() {
     }
     if want("puppy") {
         puppy();
+    }
+    if args.iter().any(|a| a == "puppyit") {
+        puppy_iteration();
     }
 }

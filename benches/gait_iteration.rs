@@ -6,7 +6,9 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [noref] [noload] [gn|lm|run|starts]`
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [reuse=R] [noref] [noload] [plain|gn|lm|run|starts]`
+//! (`plain`: only the plain rollout; `reuse=R`: `NewtonSettings::reuse_below`
+//! R instead of the gait's 0.5)
 //! (`noload`: trials run concurrently on every simulator even while other
 //! processes hold the cores, `Shooting::with_load_check(false)`)
 //! (`starts`: Newton iterations of one trial near a Jacobian's trajectory, with
@@ -46,6 +48,9 @@ fn main() {
     }
     if has("noreuse") {
         setup.newton.reuse_below = 0.0;
+    }
+    if let Some(r) = args.iter().find_map(|a| a.strip_prefix("reuse=")) {
+        setup.newton.reuse_below = r.parse().expect("reuse=R takes a number");
     }
     let mut friction = pliant::gait::table_friction();
     if let Some(mu) = args.iter().find_map(|a| a.strip_prefix("mu=")) {
@@ -114,6 +119,14 @@ fn main() {
         let t = Instant::now();
         std::hint::black_box(gradient_adjoint(&tr, &mut sim, &map, &base, &objectives).unwrap());
         t_adj.push(t.elapsed().as_secs_f64());
+    }
+    if has("plain") {
+        println!(
+            "plain rollout {:.3} s (median of 3), {:.2} Newton iterations per step",
+            median(t_plain),
+            newton as f64 / setup.steps() as f64
+        );
+        return;
     }
     let (tp, ts, tf, ta) = (
         median(t_plain),
