@@ -110,6 +110,9 @@ fn main() {
         let tr = rollout(&mut sim, &ctx.x0, &v0, &p, Memory::Recompute).unwrap();
         t_plain.push(t.elapsed().as_secs_f64());
         newton = tr.newton_iterations.iter().sum::<usize>();
+        if has("plain") {
+            continue;
+        }
         let t = Instant::now();
         let tr = rollout(&mut sim, &ctx.x0, &v0, &p, Memory::Store).unwrap();
         t_store.push(t.elapsed().as_secs_f64());
