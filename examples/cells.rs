@@ -23,11 +23,15 @@
 //! plots) into `DIR/bounce_stiff/`, `DIR/attach/`, `DIR/chain/`,
 //! `DIR/fold_E/`, ….
 //!
-//! `cargo run --release --example cells -- bench [--ns 10 100 1000] [--settle S] [--steps K] [--no-carry-shift]`
+//! `cargo run --release --example cells -- bench [--ns 10 100 1000] [--settle S] [--steps K] [--no-carry-shift] [--floor]`
 //! (`--settle`: simulated seconds before the timed steps, default 2 as
 //! in `shared/peers/pymunk_softcells.py`)
 //! (`--no-carry-shift`: without `NewtonSettings::carry_shift`, the
-//! diagonal-shift search then starting afresh at every step).
+//! diagonal-shift search then starting afresh at every step)
+//! (`--floor`: after the timed steps, the single passes every implicit
+//! step is built from, timed at the final state — the potential's value,
+//! its gradient, the Hessian's assembly, one factorization and solve —
+//! per cell, beside the goal of 0.03 ms per cell-step).
 
 use anyhow::Context;
 use pliant::cells::CellContactEnergy;
@@ -56,6 +60,7 @@ fn main() -> anyhow::Result<()> {
     let (mut settle, mut steps) = (2.0f64, 50usize);
     let mut letters = String::from("EPFL");
     let mut carry_shift = newton().carry_shift;
+    let mut floor = false;
     let mut seconds = 30.0f64;
     let mut iterations = 10u64;
     let mut args = std::env::args().skip(1).peekable();
@@ -63,6 +68,7 @@ fn main() -> anyhow::Result<()> {
         match a.as_str() {
             "--out" => out = args.next().context("--out DIR")?.into(),
             "--no-carry-shift" => carry_shift = false,
+            "--floor" => floor = true,
             "--settle" => settle = args.next().context("--settle S")?.parse()?,
             "--steps" => steps = args.next().context("--steps K")?.parse()?,
             "--letters" => letters = args.next().context("--letters EPFL")?,
@@ -83,7 +89,7 @@ fn main() -> anyhow::Result<()> {
     match which.as_str() {
         "force" => force(&out),
         "bounce" => bounce_run(&out),
-        "bench" => bench(&ns, settle, steps, carry_shift),
+        "bench" => bench(&ns, settle, steps, carry_shift, floor),
         "fold" => fold_run(&out, &letters, seconds),
         "optimize" => optimize_fold(&out, iterations),
         "attach" => attach(&out),
@@ -520,7 +526,13 @@ fn optimize_fold(out: &Path, iterations: u64) -> anyhow::Result<()> {
 }
 
 /// The stacked-cells benchmark.
-fn bench(ns: &[usize], settle: f64, steps: usize, carry_shift: bool) -> anyhow::Result<()> {
+fn bench(
+    ns: &[usize],
+    settle: f64,
+    steps: usize,
+    carry_shift: bool,
+    floor: bool,
+) -> anyhow::Result<()> {
     let dt = 1.0 / 50.0;
     println!(
         "stacked cells (radius 0.5 m, 100 membrane nodes, C = 2 N), implicit Euler, dt = 1/50 s, {} threads, carry_shift {carry_shift}",
@@ -590,6 +602,66 @@ fn bench(ns: &[usize], settle: f64, steps: usize, carry_shift: bool) -> anyhow::
             backtracks as f64 / steps as f64,
             100.0 * search / wall,
         );
+        if floor {
+            passes(&sim, n)?;
+        }
     }
+    Ok(())
+}
+
+/// The single passes an implicit step of `sim`'s model is built from, timed
+/// at its current state (medians of 5, on the threads the bench has): the
+/// incremental potential's value, its gradient, the Hessian's assembly and
+/// one factorization with a solve — each per cell, to set beside a step's
+/// budget. Any Newton-type step takes at least one gradient, one Hessian
+/// and one factorization (a line search adds values).
+fn passes(sim: &Simulator, n: usize) -> anyhow::Result<()> {
+    use pliant::core::EvalState;
+    use pliant::core::assembly::Assembler;
+    use pliant::core::linsolve::LinearSolver;
+    let model = sim.model();
+    let (q, dt) = (sim.q().to_vec(), sim.dt());
+    let p = model.params_at(sim.time());
+    let s = EvalState {
+        q: &q,
+        q_prev: &q,
+        p: &p,
+        h: dt,
+        dt,
+        t: sim.time(),
+    };
+    let mut asm = Assembler::new(model)?;
+    let solver = LinearSolver::new_augmented(asm.symbolic(), asm.n_aux())?;
+    let diag: Vec<f64> = asm.free_dofs().iter().map(|&i| model.mass()[i]).collect();
+    let nf = asm.n_free();
+    let mut g = vec![0.0; q.len()];
+    let mut t = vec![Vec::new(); 4];
+    for _ in 0..5 {
+        let t0 = Instant::now();
+        std::hint::black_box(asm.energy(model, &s));
+        let t1 = Instant::now();
+        g.fill(0.0);
+        asm.add_gradient(model, &s, dt * dt, &mut g);
+        let t2 = Instant::now();
+        let m = asm.hessian(model, &s, dt * dt, &diag, false)?;
+        let t3 = Instant::now();
+        let f = solver.factor(m)?;
+        std::hint::black_box(f.solve(&g[..nf]));
+        let t4 = Instant::now();
+        for (k, (a, b)) in [(t0, t1), (t1, t2), (t2, t3), (t3, t4)].iter().enumerate() {
+            t[k].push((*b - *a).as_secs_f64());
+        }
+    }
+    let ms = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        1e3 * v[v.len() / 2] / n as f64
+    };
+    let [e, gr, h, fs] = [0, 1, 2, 3].map(|k| ms(&mut t[k]));
+    println!(
+        "  passes at the final state, ms per cell (medians of 5; {} free DOFs, {} factor entries): value {e:.4}, gradient {gr:.4}, Hessian assembly {h:.4}, factorization and solve {fs:.4}; one Newton iteration without line search {:.4} against the goal's 0.03 for a whole step",
+        nf,
+        solver.factor_entries(),
+        gr + h + fs,
+    );
     Ok(())
 }
