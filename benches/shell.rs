@@ -24,9 +24,11 @@
 //! 60 for a whole 3.4 Hz flapping cycle at dt = 5 ms) at about 1k, 10k
 //! and 100k triangles (`PLIANT_MANTA_CELLS=24,75`
 //! to choose the mesh sizes: triangles across the span;
-//! `PLIANT_DIRECTIONS=direct|pcg` to choose Newton's directions, `auto` by
-//! default; `--parallel-factorization` to let large factors use faer's
-//! parallel kernels).
+//! `PLIANT_DIRECTIONS=direct|pcg|amg|geometric` to choose Newton's
+//! directions, `auto` by default; `PLIANT_MANTA_REFINE=1,3,4` for the
+//! 350-triangle mesh refined 1 : 4 that many times, its coarser meshes the
+//! levels of geometric multigrid; `--parallel-factorization` to let large
+//! factors use faer's parallel kernels).
 
 use pliant::core::{Directions, NewtonSettings};
 use pliant::shell::Bending;
@@ -202,7 +204,17 @@ fn scaling() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(3)
         .max(1);
-    for cells in sizes {
+    // PLIANT_MANTA_REFINE=r1,r2,…: instead of generated meshes, the
+    // 350-triangle mesh refined 1 : 4 r times, with its coarser meshes as
+    // geometric multigrid levels (`Manta::refined`).
+    let refinements: Option<Vec<usize>> = std::env::var("PLIANT_MANTA_REFINE")
+        .ok()
+        .map(|v| v.split(',').filter_map(|c| c.trim().parse().ok()).collect());
+    let runs: Vec<(usize, Option<usize>)> = match &refinements {
+        Some(rs) => rs.iter().map(|&r| (12, Some(r))).collect(),
+        None => sizes.iter().map(|&c| (c, None)).collect(),
+    };
+    for (cells, refine) in runs {
         let defaults = Manta::default();
         let scene = Manta {
             cells,
@@ -213,10 +225,13 @@ fn scaling() {
             },
             ..defaults
         };
-        let mut run = scene.build().unwrap();
+        let mut run = match refine {
+            Some(r) => scene.refined(r).unwrap(),
+            None => scene.build().unwrap(),
+        };
         let tris = run.mesh.triangles.len();
         let mut times = Vec::new();
-        let (mut its, mut pcg, mut fact) = (0, 0, 0);
+        let (mut its, mut pcg, mut fact, mut setups) = (0, 0, 0, 0);
         for k in 0..timed + 2 {
             let t = Instant::now();
             let r = run.sim.step().unwrap();
@@ -225,18 +240,21 @@ fn scaling() {
                 its += r.newton.iterations;
                 pcg += r.newton.pcg_iterations;
                 fact += r.newton.factorizations;
+                setups += r.newton.amg_setups;
             }
         }
         let mean = times.iter().sum::<f64>() / timed as f64;
         let per = median(times);
         let n = timed as f64;
         println!(
-            "manta scaling ({directions:?}): {tris:>7} triangles, {timed} steps: {:>9.2} ms per step (median; mean {:.2}) ({:.2} Newton iterations, {:.2} PCG iterations, {:.2} factorizations per step), {:.2} µs per triangle per step (median; mean {:.2})",
+            "manta scaling ({directions:?}{}): {tris:>7} triangles, {timed} steps: {:>9.2} ms per step (median; mean {:.2}) ({:.2} Newton iterations, {:.2} PCG iterations, {:.2} factorizations, {:.2} multigrid set-ups per step), {:.2} µs per triangle per step (median; mean {:.2})",
+            refine.map_or(String::new(), |r| format!(", refined {r}×")),
             1e3 * per,
             1e3 * mean,
             its as f64 / n,
             pcg as f64 / n,
             fact as f64 / n,
+            setups as f64 / n,
             1e6 * per / tris as f64,
             1e6 * mean / tris as f64
         );

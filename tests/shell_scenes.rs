@@ -123,3 +123,112 @@ fn the_parachute_keeps_its_six_fold_symmetry_pinned_or_welded() {
         );
     }
 }
+
+/// The manta ray on its mesh refined 1 : 4 twice, stepped with geometric
+/// multigrid directions (its two coarser meshes as the levels) and with
+/// direct solves: the same states within Newton's tolerance, no
+/// factorization on the multigrid side, and the hierarchy built and kept.
+#[test]
+fn geometric_multigrid_directions_reach_the_direct_solves_states() {
+    use pliant::core::{Directions, NewtonSettings};
+    let run_with = |directions| {
+        let defaults = Manta::default();
+        let scene = Manta {
+            cells: 6,
+            duration: 0.02,
+            newton: NewtonSettings {
+                directions,
+                ..defaults.newton
+            },
+            ..defaults
+        };
+        let mut run = scene.refined(2).unwrap();
+        let (mut factorizations, mut setups, mut pcg) = (0, 0, 0);
+        for _ in 0..run.steps {
+            let r = run.sim.step().unwrap();
+            factorizations += r.newton.factorizations;
+            setups += r.newton.amg_setups;
+            pcg += r.newton.pcg_iterations;
+        }
+        (run.sim.q().to_vec(), factorizations, setups, pcg)
+    };
+    let (direct, ..) = run_with(Directions::Direct);
+    let (geometric, factorizations, setups, pcg) = run_with(Directions::Geometric);
+    assert_eq!(
+        factorizations, 0,
+        "multigrid never fell back to a factorization"
+    );
+    assert!(
+        setups >= 1 && pcg > 0,
+        "{setups} set-ups, {pcg} PCG iterations"
+    );
+    let moved = direct
+        .iter()
+        .zip(Manta::default().refined(2).unwrap().sim.q())
+        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+    let apart = direct
+        .iter()
+        .zip(&geometric)
+        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+    assert!(moved > 1e-5, "the plate moved {moved} m");
+    assert!(
+        apart < 1e-3 * moved,
+        "{apart} m apart after moving {moved} m"
+    );
+}
+
+/// Coarse models that do not fit the model they coarsen are refused with
+/// errors naming the level and what was wrong, and change nothing.
+#[test]
+fn coarse_models_that_do_not_fit_are_refused() {
+    use pliant::core::{CoarseModel, CoreError};
+    use pliant::shell::subdivide::{Weights, refine};
+    let scene = Manta {
+        cells: 4,
+        ..Manta::default()
+    };
+    let coarse_mesh = scene.mesh().unwrap();
+    let fine = refine(&coarse_mesh, Weights::Linear).unwrap();
+    let mut run = scene.build_on(fine.fine.clone()).unwrap();
+    let n_coarse = coarse_mesh.nodes.len();
+    let mut bad_injection: Vec<usize> = (0..n_coarse).collect();
+    bad_injection[3] = fine.fine.nodes.len();
+    let cases = [
+        (bad_injection, fine.weights.clone(), "injection of node 3"),
+        (
+            (0..n_coarse).collect(),
+            fine.weights[..10].to_vec(),
+            "prolongation",
+        ),
+        (
+            (0..n_coarse - 1).collect(),
+            fine.weights.clone(),
+            "injection",
+        ),
+    ];
+    for (injection, prolongation, names) in cases {
+        let model = scene.model_on(&coarse_mesh).unwrap();
+        let e = run
+            .sim
+            .set_coarse_models(vec![CoarseModel {
+                model,
+                injection,
+                prolongation,
+            }])
+            .unwrap_err();
+        assert!(
+            matches!(
+                e,
+                CoreError::NodeOutOfRange { .. } | CoreError::Count { .. }
+            ),
+            "{e:?}"
+        );
+        let text = e.to_string();
+        assert!(
+            text.contains("coarse level 1") && text.contains(names),
+            "{text}"
+        );
+    }
+    // Still steps as before.
+    run.sim.step().unwrap();
+}

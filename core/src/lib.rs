@@ -85,14 +85,14 @@ pub use model::{Declare, Model, ModelBuilder};
 pub use motion::Motion;
 pub use newton::{
     AMG_MAX_ITERATIONS, AMG_MIN_FACTOR_ENTRIES, AMG_MIN_FILL_PER_LOG2, AMG_REFRESH_ABOVE,
-    Directions, HessianStrategy, NewtonSettings, NewtonStart, NewtonStats, PCG_MAX_ITERATIONS,
-    PCG_MIN_FACTOR_ENTRIES, PCG_MIN_FILL,
+    Directions, GEOMETRIC_MIN_FACTOR_ENTRIES, HessianStrategy, NewtonSettings, NewtonStart,
+    NewtonStats, PCG_MAX_ITERATIONS, PCG_MIN_FACTOR_ENTRIES, PCG_MIN_FILL,
 };
 pub use params::ParamChannel;
 pub use quantity::Quantity;
 pub use registry::Registered;
 pub use scalar::{Scalar, atan2};
-pub use simulator::{Simulator, StepDerivatives, StepReport};
+pub use simulator::{CoarseModel, Simulator, StepDerivatives, StepReport};
 pub use spec::{BindInfo, EnergySpec, Named, to_json};
 pub use state::{Ctx, EvalState};
 

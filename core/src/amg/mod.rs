@@ -140,7 +140,28 @@ pub(crate) struct Amg {
     sizes: Vec<usize>,
     /// Stored entries of all operators over those of the finest.
     complexity: f64,
+    /// Chebyshev degree of the smoother ([`DEGREE`] by aggregation,
+    /// [`GEOMETRIC_DEGREE`] on a geometric hierarchy).
+    degree: usize,
 }
+
+/// A coarser level of a geometric hierarchy ([`Amg::build_geometric`]):
+/// the prolongation `P` from its unknowns to the next finer level's (rows:
+/// the finer unknowns) and its own operator, both triangles (a coarser
+/// discretization of the same energies, not `Pᵀ A P`).
+pub(crate) struct GeometricLevel {
+    pub(crate) p: Csr,
+    pub(crate) a: Csr,
+}
+
+/// Chebyshev degree on geometric hierarchies. In the manta ray's Newton
+/// solves on its refinements (`PLIANT_DIRECTIONS=geometric
+/// PLIANT_MANTA_REFINE=3 cargo bench --bench shell -- scaling`,
+/// 2026-12-01, V-cycles) degrees 2, 3, 4 and 6 took 45.6, 35.0, 32.8 and
+/// 31.0 PCG iterations and 640, 411, 437 and 550 ms per step at 22,400
+/// triangles; at 358,400 degree 3 took 44.8 iterations (12.9 s per step)
+/// and degree 4 32.6 (10.1 s): 4 keeps the count flat.
+pub(crate) const GEOMETRIC_DEGREE: usize = 4;
 
 impl std::fmt::Debug for Amg {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -297,6 +318,94 @@ impl Amg {
             coarsest,
             sizes,
             complexity: total_nnz as f64 / fine_nnz as f64,
+            degree: DEGREE,
+        })
+    }
+
+    /// A hierarchy over given coarser levels (geometric multigrid on nested
+    /// meshes, finest first): the finest operator is the matrix whose lower
+    /// triangle over its first `n` unknowns is `a`, grouped in nodes of
+    /// `node_size` unknowns; each level of `coarse` brings its prolongation
+    /// and its own operator; the last is factorized. V-cycles are smoothed
+    /// by Chebyshev of degree [`GEOMETRIC_DEGREE`] (in Newton's solves on the
+    /// manta ray a W-cycle took as many PCG iterations, 32.8 against 33.4
+    /// per step at 22,400 triangles, at 1.6 times the time).
+    /// Fails (a [`CoreError::LinearSolve`]) on sizes that do not chain, a
+    /// diagonal entry that is not positive or a coarsest level that is not
+    /// positive definite: the caller then takes a factorization.
+    pub(crate) fn build_geometric(
+        a: SparseColMatRef<'_, usize, f64>,
+        n: usize,
+        node_size: usize,
+        coarse: Vec<GeometricLevel>,
+    ) -> Result<Amg> {
+        let lower_entries = a.symbolic().col_ptr().get(n).copied().unwrap_or(0);
+        if n >= u32::MAX as usize || lower_entries >= u32::MAX as usize {
+            return Err(failure(format!(
+                "{n} unknowns and {lower_entries} Hessian entries exceed 32-bit indices"
+            )));
+        }
+        let (mut op, fine_map) = Csr::from_lower(a, n);
+        let fine_nnz = op.nnz().max(1);
+        let (mut sizes, mut total_nnz) = (vec![n], op.nnz());
+        let mut levels = Vec::new();
+        let size = Some(node_size);
+        for c in coarse {
+            if c.p.n_rows() != op.n_rows() || c.p.n_cols != c.a.n_rows() {
+                return Err(failure(format!(
+                    "level {}: a prolongation of {} × {} between levels of {} and {} unknowns",
+                    levels.len() + 1,
+                    c.p.n_rows(),
+                    c.p.n_cols,
+                    op.n_rows(),
+                    c.a.n_rows()
+                )));
+            }
+            let diag = op.diagonal();
+            if let Some(i) = diag.iter().position(|&d| !(d > 0.0 && d.is_finite())) {
+                return Err(failure(format!(
+                    "diagonal entry {i} of level {} is {:e}, not positive",
+                    levels.len(),
+                    diag[i]
+                )));
+            }
+            let inv_diag: Vec<f64> = diag.iter().map(|d| 1.0 / d).collect();
+            let lambda = checked_lambda_max(&op, &inv_diag, levels.len())?;
+            let r = c.p.transpose();
+            sizes.push(c.a.n_rows());
+            total_nnz += c.a.nnz();
+            let fine = std::mem::replace(&mut op, c.a);
+            let fine = match (levels.is_empty(), node_size) {
+                (true, 3) => Operator::Blocks(Blocks3::from_csr(&fine, &fine_map)),
+                (true, _) => Operator::Rows {
+                    single: fine.single(),
+                    exact: fine,
+                },
+                (false, _) => Operator::Coarse(Packed::new(&fine, size, size)),
+            };
+            levels.push(Level {
+                a: fine,
+                inv_diag,
+                p: Packed::new(&c.p, size, size),
+                r: Packed::new(&r, size, size),
+                lambda_max: lambda,
+            });
+        }
+        let lower = op.lower();
+        let solver = LinearSolver::new(lower.symbolic())?;
+        let coarsest = solver.factor(lower.as_ref()).map_err(|e| {
+            failure(format!(
+                "the coarsest level ({} unknowns) is not positive definite: {e}",
+                op.n_rows()
+            ))
+        })?;
+        Ok(Amg {
+            levels,
+            fine_map,
+            coarsest,
+            sizes,
+            complexity: total_nnz as f64 / fine_nnz as f64,
+            degree: GEOMETRIC_DEGREE,
         })
     }
 
@@ -372,7 +481,7 @@ impl Amg {
         };
         let n = b.len();
         let mut x = vec![0.0; n];
-        level.chebyshev(b, &mut x, true, par);
+        level.chebyshev(b, &mut x, true, par, self.degree);
         let mut res = vec![0.0; n];
         level.residual(b, &x, &mut res, par);
         let mut rc = vec![0.0; level.r.n_rows()];
@@ -382,7 +491,7 @@ impl Amg {
         for (xi, c) in x.iter_mut().zip(&res) {
             *xi += c;
         }
-        level.chebyshev(b, &mut x, false, par);
+        level.chebyshev(b, &mut x, false, par, self.degree);
         x
     }
 }
@@ -396,11 +505,11 @@ impl Level {
         }
     }
 
-    /// [`DEGREE`] steps of Chebyshev iteration on `D⁻¹A x = D⁻¹b` over
+    /// `degree` steps of Chebyshev iteration on `D⁻¹A x = D⁻¹b` over
     /// `[λ_max / SMOOTH_RATIO, λ_max]` (Saad, "Iterative methods for sparse
     /// linear systems", Alg. 12.1); `zero` says `x` is zero on entry; the
     /// products in parallel when `par`.
-    fn chebyshev(&self, b: &[f64], x: &mut [f64], zero: bool, par: bool) {
+    fn chebyshev(&self, b: &[f64], x: &mut [f64], zero: bool, par: bool, degree: usize) {
         let (hi, lo) = (self.lambda_max, self.lambda_max / SMOOTH_RATIO);
         let (theta, delta) = (0.5 * (hi + lo), 0.5 * (hi - lo));
         let sigma = theta / delta;
@@ -418,11 +527,11 @@ impl Level {
             .map(|(ri, di)| ri * di / theta)
             .collect();
         let mut ad = vec![0.0; n];
-        for step in 0..DEGREE {
+        for step in 0..degree {
             for (xi, di) in x.iter_mut().zip(&d) {
                 *xi += di;
             }
-            if step + 1 == DEGREE {
+            if step + 1 == degree {
                 break;
             }
             self.a.mul_single(&d, &mut ad, par);

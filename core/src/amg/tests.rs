@@ -245,3 +245,111 @@ fn a_3d_lattice_multiplies_by_node_blocks_on_every_level() {
     }
     assert_solves_to_the_direct_solution(&a, &amg, &rhs(a.ncols()));
 }
+
+/// The trilinear prolongation from the `(n + 1)³`-node lattice of spacing
+/// 2 to the `(2n + 1)³`-node lattice of spacing 1 (three unknowns a node).
+fn trilinear(n: usize) -> super::csr::Csr {
+    let (nf, nc) = (2 * n + 1, n + 1);
+    let axis = |i: usize| -> Vec<(usize, f64)> {
+        if i.is_multiple_of(2) {
+            vec![(i / 2, 1.0)]
+        } else {
+            vec![(i / 2, 0.5), (i / 2 + 1, 0.5)]
+        }
+    };
+    let mut ptr = vec![0];
+    let (mut idx, mut val) = (Vec::new(), Vec::new());
+    for i in 0..nf {
+        for j in 0..nf {
+            for l in 0..nf {
+                let mut w = Vec::new();
+                for &(a, wa) in &axis(i) {
+                    for &(b, wb) in &axis(j) {
+                        for &(c, wc) in &axis(l) {
+                            w.push(((a * nc + b) * nc + c, wa * wb * wc));
+                        }
+                    }
+                }
+                w.sort_by_key(|e| e.0);
+                for x in 0..3 {
+                    for &(c, v) in &w {
+                        idx.push((3 * c + x) as u32);
+                        val.push(v);
+                    }
+                    ptr.push(idx.len());
+                }
+            }
+        }
+    }
+    super::csr::Csr {
+        n_cols: 3 * nc * nc * nc,
+        ptr,
+        idx,
+        val,
+    }
+}
+
+/// A geometric hierarchy of lattices: the `(2n + 1)³` lattice over the
+/// rediscretized `(n + 1)³` lattice of spacing 2 (springs twice as stiff,
+/// nodes eight times as heavy: `2 (K₁ + 4 m I)` in unit-spacing terms).
+fn geometric(n: usize, mass: f64) -> (SparseColMat<usize, f64>, Amg) {
+    let (a, _, _) = lattice(2 * n + 1, mass);
+    let (coarse, _, _) = lattice(n + 1, 4.0 * mass);
+    let (mut c, _) = super::csr::Csr::from_lower(coarse.as_ref(), coarse.ncols());
+    c.val.iter_mut().for_each(|v| *v *= 2.0);
+    let level = super::GeometricLevel {
+        p: trilinear(n),
+        a: c,
+    };
+    let amg = Amg::build_geometric(a.as_ref(), a.ncols(), 3, vec![level]).unwrap();
+    (a, amg)
+}
+
+#[test]
+fn a_geometric_hierarchy_solves_to_the_direct_solution() {
+    let (a, amg) = geometric(6, 1e-2);
+    assert_eq!(amg.sizes(), &[3 * 13 * 13 * 13, 3 * 7 * 7 * 7]);
+    assert_solves_to_the_direct_solution(&a, &amg, &rhs(a.ncols()));
+}
+
+#[test]
+fn a_geometric_hierarchy_converges_in_a_number_of_iterations_independent_of_the_mesh() {
+    let iterations = |n: usize| {
+        let (a, amg) = geometric(n, 1e-3);
+        let g = rhs(a.ncols());
+        let target = 1e-8 * g.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        let mut it = 0;
+        assert!(
+            pcg(
+                &|x, y| hessian_mul(a.as_ref(), x, y),
+                &g,
+                &amg,
+                target,
+                200,
+                &mut it
+            )
+            .is_ok()
+        );
+        it
+    };
+    let (small, large) = (iterations(5), iterations(10));
+    assert!(small <= 25, "{small} iterations at 11³ nodes");
+    assert!(
+        large <= small + 5,
+        "{small} iterations at 11³ nodes, {large} at 21³"
+    );
+}
+
+#[test]
+fn levels_that_do_not_chain_are_refused() {
+    let (a, _, _) = lattice(9, 1e-2);
+    let (coarse, _, _) = lattice(5, 4e-2);
+    let (c, _) = super::csr::Csr::from_lower(coarse.as_ref(), coarse.ncols());
+    // The prolongation of a 13³ lattice does not fit a 9³ one.
+    let level = super::GeometricLevel {
+        p: trilinear(6),
+        a: c,
+    };
+    let e = Amg::build_geometric(a.as_ref(), a.ncols(), 3, vec![level]).unwrap_err();
+    assert!(e.to_string().contains("prolongation"), "{e}");
+}

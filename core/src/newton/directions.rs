@@ -28,10 +28,22 @@ use serde::{Deserialize, Serialize};
 /// direction is factorized as with [`Directions::Direct`], shifts included.
 /// It needs every free unknown to be a node coordinate and no split
 /// Hessians; otherwise it acts as [`Directions::Pcg`].
+///
+/// With geometric multigrid, the preconditioner's levels are coarser
+/// meshes of the same body given with [`crate::Simulator::set_coarse_models`]
+/// (nested meshes: a mesh and its 1 : 4 refinements), each with its own
+/// step Hessian at the injected iterate, V-cycles with Chebyshev
+/// smoothing (see [`crate::CoarseModel`]); kept, rebuilt and backed by
+/// factorizations as multigrid is. Without coarse models it acts as
+/// [`Directions::Pcg`]. It is what keeps thin shells' per-unknown cost flat
+/// where their bending defeats the rigid-motion coarse spaces of
+/// [`Directions::Amg`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Directions {
-    /// Multigrid when the factor would have at least
+    /// Geometric multigrid when the simulator has coarse models and the
+    /// factor would have at least [`GEOMETRIC_MIN_FACTOR_ENTRIES`] entries; else
+    /// multigrid when the factor would have at least
     /// [`AMG_MIN_FACTOR_ENTRIES`] entries with the fill of a 3-D mesh
     /// ([`AMG_MIN_FILL_PER_LOG2`]) and multigrid applies; else PCG
     /// when the factor has at least [`PCG_MIN_FACTOR_ENTRIES`] entries and
@@ -47,10 +59,22 @@ pub enum Directions {
     Pcg,
     /// PCG with a smoothed-aggregation multigrid preconditioner.
     Amg,
+    /// PCG with a geometric multigrid preconditioner over the coarse
+    /// models of [`crate::Simulator::set_coarse_models`].
+    Geometric,
 }
 
 /// [`Directions::Auto`] uses PCG on factors with at least this many entries.
 pub const PCG_MIN_FACTOR_ENTRIES: usize = 500_000;
+
+/// [`Directions::Auto`] uses geometric multigrid, where the simulator has
+/// coarse models, on factors with at least this many entries. On the
+/// manta ray's refinements (`PLIANT_MANTA_REFINE=2,3,4,5 cargo bench
+/// --bench shell -- scaling`, 2026-12-01, µs per triangle-step) PCG with a
+/// kept factorization took 19–21 against 28 at 5,600 triangles (1.45·10⁶
+/// factor entries), 21–26 against 19.5 at 22,400 (7.7·10⁶), 34 against 26
+/// at 89,600 (39.5·10⁶) and 44 against 28 at 358,400.
+pub const GEOMETRIC_MIN_FACTOR_ENTRIES: usize = 5_000_000;
 
 /// [`Directions::Auto`] uses PCG on factors with at least this many entries
 /// per unknown (a 10 × 10 × 10-cell tetrahedral block has 239, a chain of
@@ -99,17 +123,28 @@ pub(super) enum Mode {
     Direct,
     Pcg,
     Amg,
+    Geometric,
 }
 
 impl Directions {
     /// The mode for a factor of `factor_entries` entries over `unknowns`
-    /// unknowns, `amg` saying whether multigrid applies.
-    pub(super) fn mode(self, factor_entries: usize, unknowns: usize, amg: bool) -> Mode {
+    /// unknowns, `amg` saying whether multigrid applies and `geometric`
+    /// whether coarse models were given.
+    pub(super) fn mode(
+        self,
+        factor_entries: usize,
+        unknowns: usize,
+        amg: bool,
+        geometric: bool,
+    ) -> Mode {
         let pcg = factor_entries >= PCG_MIN_FACTOR_ENTRIES
             && factor_entries >= PCG_MIN_FILL * unknowns.max(1);
         let solid = (factor_entries as f64)
             >= (AMG_MIN_FILL_PER_LOG2 * unknowns.max(2)) as f64 * (unknowns.max(2) as f64).log2();
         match self {
+            Directions::Auto if geometric && factor_entries >= GEOMETRIC_MIN_FACTOR_ENTRIES => {
+                Mode::Geometric
+            }
             Directions::Auto if amg && solid && factor_entries >= AMG_MIN_FACTOR_ENTRIES => {
                 Mode::Amg
             }
@@ -118,6 +153,8 @@ impl Directions {
             Directions::Pcg => Mode::Pcg,
             Directions::Amg if amg => Mode::Amg,
             Directions::Amg => Mode::Pcg,
+            Directions::Geometric if geometric => Mode::Geometric,
+            Directions::Geometric => Mode::Pcg,
         }
     }
 }
@@ -130,7 +167,7 @@ mod tests {
     fn auto_picks_multigrid_for_large_solid_meshes_only() {
         // Factor entries and unknowns measured on the tetrahedral block
         // (`cargo bench --bench fem_block`) and the manta ray's shells.
-        let auto = |entries, unknowns| Directions::Auto.mode(entries, unknowns, true);
+        let auto = |entries, unknowns| Directions::Auto.mode(entries, unknowns, true, false);
         assert_eq!(auto(5_317_164, 12_288), Mode::Amg, "block, 15³ cells");
         assert_eq!(auto(16_275_735, 27_783), Mode::Amg, "block, 20³ cells");
         assert_eq!(auto(953_712, 3_993), Mode::Pcg, "block, 10³ cells");
@@ -142,12 +179,36 @@ mod tests {
         assert_eq!(auto(4_256_442, 20_691), Mode::Pcg, "manta, 13k triangles");
         assert_eq!(auto(20_000, 2_000), Mode::Direct, "a rod");
         // Multigrid needs every free unknown to be a node coordinate.
-        assert_eq!(Directions::Auto.mode(16_275_735, 27_783, false), Mode::Pcg);
-        assert_eq!(Directions::Amg.mode(20_000, 2_000, false), Mode::Pcg);
-        assert_eq!(Directions::Amg.mode(20_000, 2_000, true), Mode::Amg);
         assert_eq!(
-            Directions::Direct.mode(16_275_735, 27_783, true),
+            Directions::Auto.mode(16_275_735, 27_783, false, false),
+            Mode::Pcg
+        );
+        assert_eq!(Directions::Amg.mode(20_000, 2_000, false, false), Mode::Pcg);
+        assert_eq!(Directions::Amg.mode(20_000, 2_000, true, false), Mode::Amg);
+        assert_eq!(
+            Directions::Direct.mode(16_275_735, 27_783, true, true),
             Mode::Direct
+        );
+    }
+
+    #[test]
+    fn auto_picks_geometric_multigrid_where_coarse_models_were_given_and_the_factor_is_large() {
+        // The manta ray on refinements of its 350-triangle mesh: 1,400
+        // triangles (255,483 factor entries) stay direct, 5,600 (1.45·10⁶)
+        // take PCG, 22,400 and 89,600 (7.7·10⁶, 39.5·10⁶) geometric
+        // multigrid.
+        let auto = |entries, unknowns| Directions::Auto.mode(entries, unknowns, true, true);
+        assert_eq!(auto(255_483, 2_259), Mode::Direct);
+        assert_eq!(auto(1_449_423, 8_715), Mode::Pcg);
+        assert_eq!(auto(7_725_420, 34_227), Mode::Geometric);
+        assert_eq!(auto(39_537_108, 135_651), Mode::Geometric);
+        assert_eq!(
+            Directions::Geometric.mode(20_000, 2_000, true, true),
+            Mode::Geometric
+        );
+        assert_eq!(
+            Directions::Geometric.mode(20_000, 2_000, true, false),
+            Mode::Pcg
         );
     }
 

@@ -11,7 +11,7 @@ mod ways;
 use directions::{AMG_MAX_FORCING, Mode};
 pub use directions::{
     AMG_MAX_ITERATIONS, AMG_MIN_FACTOR_ENTRIES, AMG_MIN_FILL_PER_LOG2, AMG_REFRESH_ABOVE,
-    Directions, PCG_MIN_FACTOR_ENTRIES, PCG_MIN_FILL,
+    Directions, GEOMETRIC_MIN_FACTOR_ENTRIES, PCG_MIN_FACTOR_ENTRIES, PCG_MIN_FILL,
 };
 
 pub use settings::{HessianStrategy, NewtonSettings};
@@ -24,7 +24,7 @@ use pcg::pcg;
 
 use crate::amg::Amg;
 use crate::amg::modes::FreeNodes;
-use crate::error::Result;
+use crate::error::{CoreError, Result};
 use crate::linsolve::{Factor, LinearSolver};
 use crate::parallel_choice::ParallelChoice;
 use faer::sparse::SparseColMatRef;
@@ -115,6 +115,16 @@ pub(crate) trait Potential {
     fn shifted(&mut self, shift: f64) -> Result<SparseColMatRef<'_, usize, f64>>;
     /// Converts a gradient norm of `Φ` to a force (N).
     fn force_scale(&self) -> f64;
+}
+
+/// The coarser levels of geometric multigrid directions
+/// ([`Directions::Geometric`]): their operators at an iterate.
+pub(crate) trait CoarseOperators {
+    /// Each coarser level's prolongation and operator at the iterate `x`
+    /// (the full DOF vector), finest first.
+    fn operators(&mut self, x: &[f64]) -> Result<Vec<crate::amg::GeometricLevel>>;
+    /// Unknowns per node on every level.
+    fn node_size(&self) -> usize;
 }
 
 /// Why Newton stopped without converging.
@@ -227,6 +237,7 @@ pub(crate) struct NewtonCarry {
 /// from the factorization in `carry` (the last one of the previous solve,
 /// e.g. the previous time step); it leaves its last factorization there,
 /// and its last diagonal shift for [`NewtonSettings::carry_shift`].
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn minimize_with(
     pot: &mut dyn Potential,
     x: &mut [f64],
@@ -235,6 +246,7 @@ pub(crate) fn minimize_with(
     settings: &NewtonSettings,
     carry: &mut NewtonCarry,
     nodes: Option<&FreeNodes>,
+    mut coarse: Option<&mut dyn CoarseOperators>,
 ) -> std::result::Result<NewtonStats, NewtonFailure> {
     let mut chosen = ways::Chosen {
         pot,
@@ -273,11 +285,15 @@ pub(crate) fn minimize_with(
     // Directions by PCG preconditioned with the kept factorization (see
     // `Directions`); the factorization is then
     // kept for the next solve as with `reuse_below`.
-    let mode = settings
-        .directions
-        .mode(solver.factor_entries(), nf, nodes.is_some());
+    let mode = settings.directions.mode(
+        solver.factor_entries(),
+        nf,
+        nodes.is_some(),
+        coarse.is_some(),
+    );
     let pcg_mode = mode == Mode::Pcg;
-    let amg_mode = mode == Mode::Amg;
+    let geometric_mode = mode == Mode::Geometric;
+    let amg_mode = mode == Mode::Amg || geometric_mode;
     if !amg_mode {
         carry.amg = None;
     }
@@ -383,21 +399,33 @@ pub(crate) fn minimize_with(
             // solve is followed by a factorization right away instead.
             stale = by_pcg.is_some() && stats.pcg_iterations - before > PCG_REFRESH_ABOVE;
         }
-        if amg_mode
-            && !force_factor
-            && let Some(free_nodes) = nodes
-        {
+        if amg_mode && !force_factor && (geometric_mode || nodes.is_some()) {
             let h = pot
                 .hessian(x, settings.hessian == HessianStrategy::Project)
                 .map_err(|e| fail(stats, e.to_string()))?;
             (h_max, floor, resolution) = floors_at(h, x, free, fscale);
             resolution_at = Some(stats.iterations);
             let target = (eta.min(AMG_MAX_FORCING) * inf_norm(&g)).max(0.25 * tol / fscale);
+            let at: &[f64] = x;
+            let mut build = |h: SparseColMatRef<'_, usize, f64>| -> Result<Amg> {
+                match (coarse.as_deref_mut(), nodes) {
+                    (Some(c), _) if geometric_mode => {
+                        let levels = c.operators(at)?;
+                        Amg::build_geometric(h, nf, c.node_size(), levels)
+                    }
+                    (_, Some(free_nodes)) => {
+                        let (groups, modes) = free_nodes.near_null_space(at);
+                        Amg::build(h, groups, modes, free_nodes.modes())
+                    }
+                    _ => Err(CoreError::Unsupported(
+                        "multigrid needs node coordinates or coarse models",
+                    )),
+                }
+            };
             by_pcg = multigrid::direction(
                 h,
                 &g,
-                x,
-                free_nodes,
+                &mut build,
                 target,
                 &mut carry.amg,
                 &carry.amg_choice,

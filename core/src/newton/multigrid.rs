@@ -1,11 +1,12 @@
-//! Newton directions by conjugate gradients preconditioned with algebraic
-//! multigrid (see [`super::Directions::Amg`]).
+//! Newton directions by conjugate gradients preconditioned with multigrid,
+//! algebraic or geometric (see [`super::Directions::Amg`] and
+//! [`super::Directions::Geometric`]).
 
 use super::directions::AMG_REFRESH_ABOVE;
 use super::pcg::{self, PcgFailure, Preconditioner, pcg};
 use super::{AMG_MAX_ITERATIONS, NewtonStats};
 use crate::amg::Amg;
-use crate::amg::modes::FreeNodes;
+use crate::error::Result;
 use crate::parallel_choice::ParallelChoice;
 use faer::sparse::SparseColMatRef;
 use std::cell::Cell;
@@ -31,8 +32,8 @@ impl Preconditioner for Timed<'_> {
     }
 }
 
-/// Solves `H d = −g` for the Hessian `h` at `x` to the residual `target`
-/// with the hierarchy `kept` (built here when there is none; its finest
+/// Solves `H d = −g` for the Hessian `h` to the residual `target`
+/// with the hierarchy `kept` (built by `build` when there is none; its finest
 /// level refreshed with `h` otherwise; rebuilt and retried once when it
 /// stalls; dropped for the next direction when the solve took more than
 /// [`AMG_REFRESH_ABOVE`] iterations or failed). Negative curvature truncates
@@ -44,8 +45,7 @@ impl Preconditioner for Timed<'_> {
 pub(super) fn direction(
     h: SparseColMatRef<'_, usize, f64>,
     g: &[f64],
-    x: &[f64],
-    free_nodes: &FreeNodes,
+    build: &mut dyn FnMut(SparseColMatRef<'_, usize, f64>) -> Result<Amg>,
     target: f64,
     kept: &mut Option<Amg>,
     choice: &ParallelChoice,
@@ -64,8 +64,7 @@ pub(super) fn direction(
     let mut took = 0;
     loop {
         if kept.is_none() {
-            let (groups, modes) = free_nodes.near_null_space(x);
-            match Amg::build(h, groups, modes, free_nodes.modes()) {
+            match build(h) {
                 Ok(amg) => {
                     log::debug!(
                         "multigrid hierarchy: unknowns per level {:?}, operator complexity {:.2}",

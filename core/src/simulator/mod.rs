@@ -1,8 +1,10 @@
 //! Stepping a model in time, and what differentiation needs at each step.
 
+mod coarse;
 mod derivatives;
 mod potential;
 
+pub use coarse::CoarseModel;
 pub use derivatives::StepDerivatives;
 
 use crate::amg::modes::FreeNodes;
@@ -11,7 +13,9 @@ use crate::error::{CoreError, Invalid, Result};
 use crate::integrator::Integrator;
 use crate::linsolve::LinearSolver;
 use crate::model::Model;
-use crate::newton::{NewtonSettings, NewtonStart, NewtonStats, Potential, minimize_with};
+use crate::newton::{
+    CoarseOperators, NewtonSettings, NewtonStart, NewtonStats, Potential, minimize_with,
+};
 use crate::state::EvalState;
 use potential::StepPotential;
 use std::sync::Arc;
@@ -98,6 +102,9 @@ pub struct Simulator {
     /// The free DOFs grouped by node, for multigrid directions (`None` when
     /// some free DOF is not a node coordinate).
     free_nodes: Option<FreeNodes>,
+    /// Coarser discretizations for geometric multigrid directions, finest
+    /// first (see [`Simulator::set_coarse_models`]).
+    coarse: Vec<coarse::CoarseLevel>,
     /// Current positions (m, rad).
     q: Vec<f64>,
     /// Current velocities.
@@ -148,11 +155,42 @@ impl Simulator {
             mass_free,
             free_nodes,
             free_dofs,
+            coarse: Vec::new(),
             q,
             v,
             t: 0.0,
             step: 0,
         })
+    }
+
+    /// Gives the simulator coarser discretizations of its model, finest
+    /// first, for geometric multigrid directions
+    /// ([`crate::Directions::Geometric`], which [`crate::Directions::Auto`]
+    /// then takes where the factor would hold at least
+    /// [`crate::GEOMETRIC_MIN_FACTOR_ENTRIES`] entries). Level `k`'s injection
+    /// and prolongation refer to level `k − 1`'s nodes (level 0: this
+    /// simulator's model). Every DOF of every model must be a free node
+    /// coordinate. An empty list removes them. States, results and
+    /// tolerances are unchanged: only how Newton solves for its directions.
+    ///
+    /// Errors (nothing is changed): a model with constrained, extra or
+    /// split-Hessian DOFs, another dimension, an injection or prolongation
+    /// of the wrong length or naming a missing node, a non-finite weight.
+    pub fn set_coarse_models(&mut self, levels: Vec<CoarseModel>) -> Result<()> {
+        if !levels.is_empty() {
+            coarse::check_finest(&self.model, &self.asm)?;
+        }
+        let dim = self.model.layout().dim();
+        let mut finer = self.model.layout().n_nodes();
+        let mut out = Vec::with_capacity(levels.len());
+        for (k, c) in levels.into_iter().enumerate() {
+            let n = c.model.layout().n_nodes();
+            out.push(coarse::CoarseLevel::new(c, finer, dim, k + 1)?);
+            finer = n;
+        }
+        self.coarse = out;
+        self.newton_carry.amg = None;
+        Ok(())
     }
     /// The model.
     pub fn model(&self) -> &Model {
@@ -533,6 +571,15 @@ impl Simulator {
                 x = guess;
             }
         }
+        let dim = self.model.layout().dim();
+        let mut levels = coarse::CoarseAt {
+            levels: &mut self.coarse,
+            form,
+            x_prev: q0,
+            t_eval: t0 + form.h_eval,
+            dim,
+        };
+        let has_coarse = !levels.levels.is_empty();
         let stats = minimize_with(
             &mut pot,
             &mut x,
@@ -541,6 +588,7 @@ impl Simulator {
             &self.newton,
             &mut self.newton_carry,
             free_nodes,
+            has_coarse.then_some(&mut levels as &mut dyn CoarseOperators),
         )
         .map_err(|f| CoreError::NewtonDiverged {
             step: self.step + 1,

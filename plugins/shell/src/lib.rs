@@ -8,6 +8,8 @@
 //!   orientation, out-of-range nodes).
 //! - [`generate`]: rectangles with the five mesh types of Fig. 12,
 //!   hexagons and discs, reproducible from a seed.
+//! - [`subdivide`]: 1 : 4 refinement with Loop (or linear) prolongation
+//!   weights, for nested mesh hierarchies.
 //! - [`obj`]: Wavefront OBJ surfaces; Gmsh `.msh` surfaces through
 //!   [`TriMesh::read_gmsh`] (optionally one named physical group).
 //! - Energies (scene types): [`Shell`] (`"shell"`: stretching, bending and
@@ -36,6 +38,7 @@ mod mid_edge;
 pub mod obj;
 mod spec;
 mod stretch;
+pub mod subdivide;
 pub mod vtk;
 mod youngs;
 

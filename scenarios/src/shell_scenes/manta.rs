@@ -23,9 +23,12 @@
 //!   `x = 0`, mesh of about `cells` triangles across.
 
 use super::newton;
-use pliant_core::{Integrator, ModelBuilder, NewtonSettings, ParamChannel, Result, Simulator};
+use pliant_core::{
+    CoarseModel, Integrator, Model, ModelBuilder, NewtonSettings, ParamChannel, Result, Simulator,
+};
 use pliant_environment::Gravity;
 use pliant_shell::generate::{MeshKind, rectangle};
+use pliant_shell::subdivide::{Weights, refine};
 use pliant_shell::{Bending, Shell, ShellDrag, TriMesh};
 use std::f64::consts::PI;
 
@@ -92,9 +95,67 @@ impl Manta {
         )
     }
 
-    /// Builds the scene.
+    /// Builds the scene on [`Manta::mesh`].
     pub fn build(&self) -> Result<MantaRun> {
-        let mesh = self.mesh()?;
+        self.build_on(self.mesh()?)
+    }
+
+    /// Builds the scene on `mesh` (m) instead: any triangulation of the
+    /// plate `x ∈ [−0.5, 0.5]`, `y ∈ [0, 1]` whose edges follow the centre
+    /// line `x = 0` (its hinges there are the actuated ones), such as a
+    /// refinement of [`Manta::mesh`]; `cells` is then unused.
+    pub fn build_on(&self, mesh: TriMesh) -> Result<MantaRun> {
+        let (model, centre_line, steps) = self.parts_on(&mesh)?;
+        let sim = Simulator::new(model, Integrator::ImplicitEuler, self.dt, self.newton)?;
+        let leading = mesh.nearest([0.0, 1.0, 0.0]);
+        Ok(MantaRun {
+            sim,
+            mesh,
+            leading,
+            centre_line,
+            steps,
+        })
+    }
+
+    /// Builds the scene on [`Manta::mesh`] refined 1 : 4 `refinements`
+    /// times (`pliant_shell::subdivide`), with the coarser meshes given to
+    /// the simulator as coarse models for geometric multigrid directions
+    /// (linear prolongation; [`pliant_core::Directions::Auto`] takes them
+    /// where the factor would be large). `cells` sets the coarsest mesh;
+    /// the finest has `4^refinements` times its triangles.
+    pub fn refined(&self, refinements: usize) -> Result<MantaRun> {
+        let mut meshes = vec![self.mesh()?];
+        let mut weights = Vec::new();
+        for _ in 0..refinements {
+            let r = refine(meshes.last().expect("a mesh"), Weights::Linear)?;
+            weights.push(r.weights);
+            meshes.push(r.fine);
+        }
+        let fine = meshes.pop().expect("a mesh");
+        let mut run = self.build_on(fine)?;
+        let mut coarse = Vec::new();
+        // Finest first: mesh k's nodes are the first of mesh k + 1's.
+        for (mesh, w) in meshes.iter().zip(weights).rev() {
+            coarse.push(CoarseModel {
+                model: self.model_on(mesh)?,
+                injection: (0..mesh.nodes.len()).collect(),
+                prolongation: w,
+            });
+        }
+        run.sim.set_coarse_models(coarse)?;
+        Ok(run)
+    }
+
+    /// The scene's model on `mesh` (as [`Manta::build_on`] steps it; a
+    /// coarse model for [`pliant_core::Simulator::set_coarse_models`]).
+    pub fn model_on(&self, mesh: &TriMesh) -> Result<Model> {
+        Ok(self.parts_on(mesh)?.0)
+    }
+
+    /// The model on `mesh`, its centre-line hinges with their phases, and
+    /// the number of steps.
+    #[allow(clippy::type_complexity)]
+    fn parts_on(&self, mesh: &TriMesh) -> Result<(Model, Vec<([usize; 2], f64)>, usize)> {
         let topo = mesh.topology()?;
         let mut b = ModelBuilder::new(3)?;
         for x in &mesh.nodes {
@@ -140,14 +201,6 @@ impl Manta {
             medium_density: 1000.0,
             drag_coefficient: 0.5,
         });
-        let sim = Simulator::new(b.build()?, Integrator::ImplicitEuler, self.dt, self.newton)?;
-        let leading = mesh.nearest([0.0, 1.0, 0.0]);
-        Ok(MantaRun {
-            sim,
-            mesh,
-            leading,
-            centre_line,
-            steps,
-        })
+        Ok((b.build()?, centre_line, steps))
     }
 }

@@ -1,0 +1,264 @@
+//! Coarser discretizations of a simulator's model: the levels of geometric
+//! multigrid directions ([`crate::Directions::Geometric`]).
+//!
+//! Each level is a model of its own — the same energies on a coarser mesh
+//! whose nodes are some of the next finer mesh's (nested meshes, such as a
+//! mesh and its 1 : 4 refinements) — with the prolongation that carries a
+//! displacement of its nodes to the finer nodes (`P`, one weight list per
+//! finer node, each coordinate alike). At a Newton iterate the levels'
+//! positions are injected from the finer level (a coarse node sits where
+//! its finer node is), and each level's operator is its own step Hessian
+//! `c_e a_y² ∇²E_c + c_m M_c` there: the energies rediscretized, not
+//! Galerkin's `Pᵀ A P`, with which on the bending-dominated manta ray a
+//! V-cycle's PCG iterations grew from 8 to 29 over 2 to 5 levels
+//! (Gauss–Seidel smoothing; rediscretized: 7 to 13; `cargo bench --bench
+//! shell_multigrid`, docs/benchmarks.md).
+
+use crate::amg::GeometricLevel;
+use crate::amg::csr::Csr;
+use crate::assembly::Assembler;
+use crate::error::{CoreError, Result};
+use crate::integrator::StepForm;
+use crate::model::Model;
+use crate::newton::CoarseOperators;
+use crate::state::EvalState;
+
+/// One coarser level given to [`crate::Simulator::set_coarse_models`].
+#[derive(Debug)]
+pub struct CoarseModel {
+    /// The same energies on the coarser mesh (positions in m). Every DOF
+    /// must be a free node coordinate, as in the finer model.
+    pub model: Model,
+    /// Per node of this model, the node of the next finer model it
+    /// coincides with.
+    pub injection: Vec<usize>,
+    /// Per node of the next finer model, its weights on this model's nodes
+    /// (dimensionless; each list should sum to 1).
+    pub prolongation: Vec<Vec<(usize, f64)>>,
+}
+
+/// A coarser level in use: its model, assembler, prolongation by unknowns
+/// and the buffers its states are injected into.
+pub(crate) struct CoarseLevel {
+    model: Model,
+    asm: Assembler,
+    injection: Vec<usize>,
+    p: Csr,
+    mass: Vec<f64>,
+    q: Vec<f64>,
+    q_prev: Vec<f64>,
+    diag: Vec<f64>,
+}
+
+fn inconsistent(field: String, problem: &'static str) -> CoreError {
+    CoreError::Inconsistent { field, problem }
+}
+
+/// Checks that every DOF of `model` is a free coordinate of a node, in node
+/// order (what the levels' injection and prolongation assume).
+fn nodes_only(model: &Model, asm: &Assembler, what: &str) -> Result<()> {
+    let l = model.layout();
+    let dim = l.dim();
+    if l.n_dofs() != dim * l.n_nodes() || asm.n_free() != l.n_dofs() {
+        return Err(inconsistent(
+            what.to_string(),
+            "geometric multigrid needs every DOF to be a free node coordinate (no constrained DOFs, no extra DOFs)",
+        ));
+    }
+    if asm.n_aux() != 0 {
+        return Err(inconsistent(
+            what.to_string(),
+            "geometric multigrid does not take split Hessians",
+        ));
+    }
+    Ok(())
+}
+
+impl std::fmt::Debug for CoarseLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CoarseLevel")
+            .field("nodes", &self.injection.len())
+            .field("prolongation_entries", &self.p.nnz())
+            .finish()
+    }
+}
+
+impl CoarseLevel {
+    /// Checks `c` against the next finer model (`finer_nodes` nodes of
+    /// `dim` coordinates) and prepares it; `k` is its level (1 = the first
+    /// below the simulator's model).
+    pub(crate) fn new(
+        c: CoarseModel,
+        finer_nodes: usize,
+        dim: usize,
+        k: usize,
+    ) -> Result<CoarseLevel> {
+        let what = |f: &str| format!("coarse level {k}: {f}");
+        let asm = Assembler::new(&c.model)?;
+        nodes_only(&c.model, &asm, &what("model"))?;
+        if c.model.layout().dim() != dim {
+            return Err(CoreError::Dimension {
+                what: what("model"),
+                expected: dim,
+                found: c.model.layout().dim(),
+            });
+        }
+        let nc = c.model.layout().n_nodes();
+        if c.injection.len() != nc {
+            return Err(CoreError::Count {
+                field: what("injection"),
+                found: c.injection.len(),
+                expected: nc,
+            });
+        }
+        if let Some(bad) = c.injection.iter().position(|&f| f >= finer_nodes) {
+            return Err(CoreError::NodeOutOfRange {
+                field: what(&format!("injection of node {bad}")),
+                index: c.injection[bad],
+                count: finer_nodes,
+            });
+        }
+        if c.prolongation.len() != finer_nodes {
+            return Err(CoreError::Count {
+                field: what("prolongation"),
+                found: c.prolongation.len(),
+                expected: finer_nodes,
+            });
+        }
+        let mut ptr = vec![0];
+        let (mut idx, mut val) = (Vec::new(), Vec::new());
+        for (fine, row) in c.prolongation.iter().enumerate() {
+            let mut row = row.clone();
+            row.sort_by_key(|e| e.0);
+            if let Some(&(bad, _)) = row.iter().find(|e| e.0 >= nc) {
+                return Err(CoreError::NodeOutOfRange {
+                    field: what(&format!("prolongation of finer node {fine}")),
+                    index: bad,
+                    count: nc,
+                });
+            }
+            if let Some(&(_, w)) = row.iter().find(|e| !e.1.is_finite()) {
+                return Err(CoreError::NonFinite {
+                    what: what(&format!("prolongation weight of finer node {fine}")),
+                    index: fine,
+                    value: w,
+                });
+            }
+            for d in 0..dim {
+                for &(c, w) in &row {
+                    idx.push((dim * c + d) as u32);
+                    val.push(w);
+                }
+                ptr.push(idx.len());
+            }
+        }
+        let p = Csr {
+            n_cols: dim * nc,
+            ptr,
+            idx,
+            val,
+        };
+        let mass = c.model.mass().to_vec();
+        let n = mass.len();
+        Ok(CoarseLevel {
+            q: c.model.q0().to_vec(),
+            q_prev: c.model.q0().to_vec(),
+            diag: vec![0.0; n],
+            model: c.model,
+            asm,
+            injection: c.injection,
+            p,
+            mass,
+        })
+    }
+
+    /// This level's states injected from the finer level's.
+    fn inject(&mut self, finer_q: &[f64], finer_prev: &[f64], dim: usize) {
+        for (c, &f) in self.injection.iter().enumerate() {
+            for d in 0..dim {
+                self.q[dim * c + d] = finer_q[dim * f + d];
+                self.q_prev[dim * c + d] = finer_prev[dim * f + d];
+            }
+        }
+    }
+}
+
+/// The levels with what a step's operators need besides the iterate.
+pub(crate) struct CoarseAt<'a> {
+    pub(crate) levels: &'a mut [CoarseLevel],
+    pub(crate) form: StepForm,
+    pub(crate) x_prev: &'a [f64],
+    pub(crate) t_eval: f64,
+    pub(crate) dim: usize,
+}
+
+impl CoarseOperators for CoarseAt<'_> {
+    fn operators(&mut self, x: &[f64]) -> Result<Vec<GeometricLevel>> {
+        let (a, b) = (self.form.a_y, self.form.b_y);
+        let y: Vec<f64> = x
+            .iter()
+            .zip(self.x_prev)
+            .map(|(x, p)| a * x + b * p)
+            .collect();
+        operators(
+            self.levels,
+            &self.form,
+            &y,
+            self.x_prev,
+            self.t_eval,
+            self.dim,
+        )
+    }
+    fn node_size(&self) -> usize {
+        self.dim
+    }
+}
+
+/// Checks that the simulator's own model suits geometric multigrid.
+pub(crate) fn check_finest(model: &Model, asm: &Assembler) -> Result<()> {
+    nodes_only(model, asm, "the simulator's model")
+}
+
+/// The levels' operators for a step of form `form` from `x_prev`, at the
+/// finest iterate `y` (the evaluation point, `a_y x + b_y x_prev`), time
+/// `t_eval`: each level injected from the one above and its step Hessian
+/// assembled there (its parameters at `t_eval` by its own channels).
+pub(crate) fn operators(
+    levels: &mut [CoarseLevel],
+    form: &StepForm,
+    y: &[f64],
+    x_prev: &[f64],
+    t_eval: f64,
+    dim: usize,
+) -> Result<Vec<GeometricLevel>> {
+    let mut out = Vec::with_capacity(levels.len());
+    let (mut finer_q, mut finer_prev) = (y.to_vec(), x_prev.to_vec());
+    for l in levels.iter_mut() {
+        l.inject(&finer_q, &finer_prev, dim);
+        let p = l.model.params_at(t_eval);
+        for (d, m) in l.diag.iter_mut().zip(&l.mass) {
+            *d = form.c_m * m;
+        }
+        let s = EvalState {
+            q: &l.q,
+            q_prev: &l.q_prev,
+            p: &p,
+            h: form.h_eval,
+            dt: form.step,
+            t: t_eval,
+        };
+        let scale = form.c_e * form.a_y * form.a_y;
+        if !l.asm.is_current(&l.model) {
+            l.asm = Assembler::new(&l.model)?;
+        }
+        let n = l.asm.n_free();
+        let h = l.asm.hessian(&l.model, &s, scale, &l.diag, false)?;
+        out.push(GeometricLevel {
+            p: l.p.clone(),
+            a: Csr::from_lower(h, n).0,
+        });
+        finer_q.clone_from(&l.q);
+        finer_prev.clone_from(&l.q_prev);
+    }
+    Ok(out)
+}
