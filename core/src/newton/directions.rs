@@ -69,12 +69,15 @@ pub const PCG_MIN_FACTOR_ENTRIES: usize = 500_000;
 
 /// [`Directions::Auto`] uses geometric multigrid, where the simulator has
 /// coarse models, on factors with at least this many entries. On the
-/// manta ray's refinements (`PLIANT_MANTA_REFINE=2,3,4,5 cargo bench
-/// --bench shell -- scaling`, 2026-12-01, µs per triangle-step) PCG with a
-/// kept factorization took 19–21 against 28 at 5,600 triangles (1.45·10⁶
-/// factor entries), 21–26 against 19.5 at 22,400 (7.7·10⁶), 34 against 26
-/// at 89,600 (39.5·10⁶) and 44 against 28 at 358,400.
-pub const GEOMETRIC_MIN_FACTOR_ENTRIES: usize = 5_000_000;
+/// manta ray's refinements (`PLIANT_MANTA_REFINE=… cargo bench --bench
+/// shell -- scaling`, 2026-12-01, µs per triangle-step, medians) PCG with a
+/// kept factorization took 18–20 against 28 at 5,600 triangles (1.45·10⁶
+/// factor entries); over 5 steps 23–24 against 24–25 at 22,400 (7.7·10⁶),
+/// 31–32 against 26–27 at 89,600 (39.5·10⁶) and 47 against 33 at 358,400;
+/// over 30 steps of flapping 27 against 29 at 22,400 and 33 against 35 at
+/// 89,600 (multigrid then fell back to 0.3 factorizations per step). So
+/// it is taken only on factors larger than the 89,600-triangle one.
+pub const GEOMETRIC_MIN_FACTOR_ENTRIES: usize = 100_000_000;
 
 /// [`Directions::Auto`] uses PCG on factors with at least this many entries
 /// per unknown (a 10 × 10 × 10-cell tetrahedral block has 239, a chain of
@@ -194,14 +197,14 @@ mod tests {
     #[test]
     fn auto_picks_geometric_multigrid_where_coarse_models_were_given_and_the_factor_is_large() {
         // The manta ray on refinements of its 350-triangle mesh: 1,400
-        // triangles (255,483 factor entries) stay direct, 5,600 (1.45·10⁶)
-        // take PCG, 22,400 and 89,600 (7.7·10⁶, 39.5·10⁶) geometric
+        // triangles (255,483 factor entries) stay direct, 5,600 to 89,600
+        // (1.45·10⁶ to 39.5·10⁶) take PCG, larger factors geometric
         // multigrid.
         let auto = |entries, unknowns| Directions::Auto.mode(entries, unknowns, true, true);
         assert_eq!(auto(255_483, 2_259), Mode::Direct);
         assert_eq!(auto(1_449_423, 8_715), Mode::Pcg);
-        assert_eq!(auto(7_725_420, 34_227), Mode::Geometric);
-        assert_eq!(auto(39_537_108, 135_651), Mode::Geometric);
+        assert_eq!(auto(39_537_108, 135_651), Mode::Pcg);
+        assert_eq!(auto(180_000_000, 540_000), Mode::Geometric);
         assert_eq!(
             Directions::Geometric.mode(20_000, 2_000, true, true),
             Mode::Geometric
