@@ -170,19 +170,7 @@ impl Csr {
 }
 
 fn inverse3(m: &[f64; 9]) -> [f64; 9] {
-    let c = [
-        m[4] * m[8] - m[5] * m[7],
-        m[2] * m[7] - m[1] * m[8],
-        m[1] * m[5] - m[2] * m[4],
-        m[5] * m[6] - m[3] * m[8],
-        m[0] * m[8] - m[2] * m[6],
-        m[2] * m[3] - m[0] * m[5],
-        m[3] * m[7] - m[4] * m[6],
-        m[1] * m[6] - m[0] * m[7],
-        m[0] * m[4] - m[1] * m[3],
-    ];
-    let det = m[0] * c[0] + m[1] * c[3] + m[2] * c[6];
-    c.map(|x| x / det)
+    pliant::core::mat3::inv3(m, pliant::core::mat3::det3(m))
 }
 
 /// One level of the hierarchy: its operator, node-block inverses and the

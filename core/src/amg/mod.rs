@@ -220,6 +220,49 @@ fn checked_lambda_max(a: &Csr, inv_diag: &[f64], level: usize) -> Result<f64> {
     }
 }
 
+/// The sparse Cholesky factor of the coarsest level's operator `op`, or an
+/// error when it is not positive definite.
+fn coarsest_factor(op: &Csr) -> Result<Factor> {
+    let lower = op.lower();
+    let solver = LinearSolver::new(lower.symbolic())?;
+    solver.factor(lower.as_ref()).map_err(|e| {
+        failure(format!(
+            "the coarsest level ({} unknowns) is not positive definite: {e}",
+            op.n_rows()
+        ))
+    })
+}
+
+/// `D⁻¹` and `λ_max(D⁻¹A)` of level `level`'s operator `op`, or an error on
+/// a diagonal entry that is not positive.
+fn smoother_data(op: &Csr, level: usize) -> Result<(Vec<f64>, f64)> {
+    let diag = op.diagonal();
+    if let Some(i) = diag.iter().position(|&d| !(d > 0.0 && d.is_finite())) {
+        return Err(failure(format!(
+            "diagonal entry {i} of level {level} is {:e}, not positive",
+            diag[i]
+        )));
+    }
+    let inv_diag: Vec<f64> = diag.iter().map(|d| 1.0 / d).collect();
+    let lambda = checked_lambda_max(op, &inv_diag, level)?;
+    Ok((inv_diag, lambda))
+}
+
+/// A level's operator as the V-cycle stores it: on the finest level
+/// (`finest`) by 3 × 3 node blocks where its nodes are triples (`map`
+/// refreshes them), else by rows in both precisions; below it in single
+/// precision, by node blocks where its nodes have one `size`.
+fn level_operator(a: Csr, finest: bool, size: Option<usize>, map: &csr::LowerMap) -> Operator {
+    match (finest, size) {
+        (true, Some(3)) => Operator::Blocks(Blocks3::from_csr(&a, map)),
+        (true, _) => Operator::Rows {
+            single: a.single(),
+            exact: a,
+        },
+        (false, _) => Operator::Coarse(Packed::new(&a, size, size)),
+    }
+}
+
 impl Amg {
     /// Builds the hierarchy for the symmetric positive definite matrix whose
     /// lower triangle over its first `nodes`' unknowns is `a`, with the
@@ -248,16 +291,7 @@ impl Amg {
         let fine_nnz = op.nnz().max(1);
         let mut total_nnz = op.nnz();
         while op.n_rows() > COARSEST && levels.len() + 1 < MAX_LEVELS {
-            let diag = op.diagonal();
-            if let Some(i) = diag.iter().position(|&d| !(d > 0.0 && d.is_finite())) {
-                return Err(failure(format!(
-                    "diagonal entry {i} of level {} is {:e}, not positive",
-                    levels.len(),
-                    diag[i]
-                )));
-            }
-            let inv_diag: Vec<f64> = diag.iter().map(|d| 1.0 / d).collect();
-            let lambda = checked_lambda_max(&op, &inv_diag, levels.len())?;
+            let (inv_diag, lambda) = smoother_data(&op, levels.len())?;
             let strong = strong_neighbours(&op, &nodes, THETA);
             let (agg, n_agg) = aggregate(&strong);
             let tent = prolong::tentative(&nodes, &agg, n_agg, &b, k);
@@ -285,15 +319,7 @@ impl Amg {
             sizes.push(coarse.n_rows());
             let fine = std::mem::replace(&mut op, coarse);
             let (size, coarse_size) = (nodes.size(), tent.coarse.size());
-            let fine = match (levels.is_empty(), size) {
-                // Node triples on the finest level: products by blocks.
-                (true, Some(3)) => Operator::Blocks(Blocks3::from_csr(&fine, &fine_map)),
-                (true, _) => Operator::Rows {
-                    single: fine.single(),
-                    exact: fine,
-                },
-                (false, _) => Operator::Coarse(Packed::new(&fine, size, size)),
-            };
+            let fine = level_operator(fine, levels.is_empty(), size, &fine_map);
             levels.push(Level {
                 a: fine,
                 inv_diag,
@@ -304,14 +330,7 @@ impl Amg {
             nodes = tent.coarse;
             b = tent.coarse_b;
         }
-        let lower = op.lower();
-        let solver = LinearSolver::new(lower.symbolic())?;
-        let coarsest = solver.factor(lower.as_ref()).map_err(|e| {
-            failure(format!(
-                "the coarsest level ({} unknowns) is not positive definite: {e}",
-                op.n_rows()
-            ))
-        })?;
+        let coarsest = coarsest_factor(&op)?;
         Ok(Amg {
             levels,
             fine_map,
@@ -361,28 +380,12 @@ impl Amg {
                     c.a.n_rows()
                 )));
             }
-            let diag = op.diagonal();
-            if let Some(i) = diag.iter().position(|&d| !(d > 0.0 && d.is_finite())) {
-                return Err(failure(format!(
-                    "diagonal entry {i} of level {} is {:e}, not positive",
-                    levels.len(),
-                    diag[i]
-                )));
-            }
-            let inv_diag: Vec<f64> = diag.iter().map(|d| 1.0 / d).collect();
-            let lambda = checked_lambda_max(&op, &inv_diag, levels.len())?;
+            let (inv_diag, lambda) = smoother_data(&op, levels.len())?;
             let r = c.p.transpose();
             sizes.push(c.a.n_rows());
             total_nnz += c.a.nnz();
             let fine = std::mem::replace(&mut op, c.a);
-            let fine = match (levels.is_empty(), node_size) {
-                (true, 3) => Operator::Blocks(Blocks3::from_csr(&fine, &fine_map)),
-                (true, _) => Operator::Rows {
-                    single: fine.single(),
-                    exact: fine,
-                },
-                (false, _) => Operator::Coarse(Packed::new(&fine, size, size)),
-            };
+            let fine = level_operator(fine, levels.is_empty(), size, &fine_map);
             levels.push(Level {
                 a: fine,
                 inv_diag,
@@ -391,14 +394,7 @@ impl Amg {
                 lambda_max: lambda,
             });
         }
-        let lower = op.lower();
-        let solver = LinearSolver::new(lower.symbolic())?;
-        let coarsest = solver.factor(lower.as_ref()).map_err(|e| {
-            failure(format!(
-                "the coarsest level ({} unknowns) is not positive definite: {e}",
-                op.n_rows()
-            ))
-        })?;
+        let coarsest = coarsest_factor(&op)?;
         Ok(Amg {
             levels,
             fine_map,
