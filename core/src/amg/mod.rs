@@ -149,8 +149,11 @@ pub(crate) struct Amg {
 /// the prolongation `P` from its unknowns to the next finer level's (rows:
 /// the finer unknowns) and its own operator, both triangles (a coarser
 /// discretization of the same energies, not `Pᵀ A P`).
-pub(crate) struct GeometricLevel {
-    pub(crate) p: Csr,
+pub(crate) struct GeometricLevel<'a> {
+    pub(crate) p: &'a Csr,
+    /// `Pᵀ`, the restriction (kept with `P` by the caller: both are fixed
+    /// by the meshes, the operator changes with the iterate).
+    pub(crate) r: &'a Csr,
     pub(crate) a: Csr,
 }
 
@@ -356,7 +359,7 @@ impl Amg {
         a: SparseColMatRef<'_, usize, f64>,
         n: usize,
         node_size: usize,
-        coarse: Vec<GeometricLevel>,
+        coarse: Vec<GeometricLevel<'_>>,
     ) -> Result<Amg> {
         let lower_entries = a.symbolic().col_ptr().get(n).copied().unwrap_or(0);
         if n >= u32::MAX as usize || lower_entries >= u32::MAX as usize {
@@ -370,7 +373,11 @@ impl Amg {
         let mut levels = Vec::new();
         let size = Some(node_size);
         for c in coarse {
-            if c.p.n_rows() != op.n_rows() || c.p.n_cols != c.a.n_rows() {
+            if c.p.n_rows() != op.n_rows()
+                || c.p.n_cols != c.a.n_rows()
+                || c.r.n_rows() != c.p.n_cols
+                || c.r.n_cols != c.p.n_rows()
+            {
                 return Err(failure(format!(
                     "level {}: a prolongation of {} × {} between levels of {} and {} unknowns",
                     levels.len() + 1,
@@ -381,7 +388,6 @@ impl Amg {
                 )));
             }
             let (inv_diag, lambda) = smoother_data(&op, levels.len())?;
-            let r = c.p.transpose();
             sizes.push(c.a.n_rows());
             total_nnz += c.a.nnz();
             let fine = std::mem::replace(&mut op, c.a);
@@ -389,8 +395,8 @@ impl Amg {
             levels.push(Level {
                 a: fine,
                 inv_diag,
-                p: Packed::new(&c.p, size, size),
-                r: Packed::new(&r, size, size),
+                p: Packed::new(c.p, size, size),
+                r: Packed::new(c.r, size, size),
                 lambda_max: lambda,
             });
         }

@@ -303,10 +303,9 @@ fn geometric(n: usize, mass: f64) -> (SparseColMat<usize, f64>, Amg) {
     let (coarse, _, _) = lattice(n + 1, 4.0 * mass);
     let (mut c, _) = super::csr::Csr::from_lower(coarse.as_ref(), coarse.ncols());
     c.val.iter_mut().for_each(|v| *v *= 2.0);
-    let level = super::GeometricLevel {
-        p: trilinear(n),
-        a: c,
-    };
+    let p = trilinear(n);
+    let r = p.transpose();
+    let level = super::GeometricLevel { p: &p, r: &r, a: c };
     let amg = Amg::build_geometric(a.as_ref(), a.ncols(), 3, vec![level]).unwrap();
     (a, amg)
 }
@@ -338,10 +337,9 @@ fn levels_that_do_not_chain_are_refused() {
     let (coarse, _, _) = lattice(5, 4e-2);
     let (c, _) = super::csr::Csr::from_lower(coarse.as_ref(), coarse.ncols());
     // The prolongation of a 13³ lattice does not fit a 9³ one.
-    let level = super::GeometricLevel {
-        p: trilinear(6),
-        a: c,
-    };
+    let p = trilinear(6);
+    let r = p.transpose();
+    let level = super::GeometricLevel { p: &p, r: &r, a: c };
     let e = Amg::build_geometric(a.as_ref(), a.ncols(), 3, vec![level]).unwrap_err();
     assert!(e.to_string().contains("prolongation"), "{e}");
 }

@@ -122,7 +122,7 @@ pub(crate) trait Potential {
 pub(crate) trait CoarseOperators {
     /// Each coarser level's prolongation and operator at the iterate `x`
     /// (the full DOF vector), finest first.
-    fn operators(&mut self, x: &[f64]) -> Result<Vec<crate::amg::GeometricLevel>>;
+    fn operators(&mut self, x: &[f64]) -> Result<Vec<crate::amg::GeometricLevel<'_>>>;
     /// Unknowns per node on every level.
     fn node_size(&self) -> usize;
 }
@@ -410,8 +410,9 @@ pub(crate) fn minimize_with(
             let mut build = |h: SparseColMatRef<'_, usize, f64>| -> Result<Amg> {
                 match (coarse.as_deref_mut(), nodes) {
                     (Some(c), _) if geometric_mode => {
+                        let node_size = c.node_size();
                         let levels = c.operators(at)?;
-                        Amg::build_geometric(h, nf, c.node_size(), levels)
+                        Amg::build_geometric(h, nf, node_size, levels)
                     }
                     (_, Some(free_nodes)) => {
                         let (groups, modes) = free_nodes.near_null_space(at);

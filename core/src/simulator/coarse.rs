@@ -44,7 +44,8 @@ pub(crate) struct CoarseLevel {
     asm: Assembler,
     injection: Vec<usize>,
     p: Csr,
-    mass: Vec<f64>,
+    /// `Pᵀ`.
+    r: Csr,
     q: Vec<f64>,
     q_prev: Vec<f64>,
     diag: Vec<f64>,
@@ -158,8 +159,7 @@ impl CoarseLevel {
             idx,
             val,
         };
-        let mass = c.model.mass().to_vec();
-        let n = mass.len();
+        let n = c.model.n_dofs();
         Ok(CoarseLevel {
             q: c.model.q0().to_vec(),
             q_prev: c.model.q0().to_vec(),
@@ -167,8 +167,8 @@ impl CoarseLevel {
             model: c.model,
             asm,
             injection: c.injection,
+            r: p.transpose(),
             p,
-            mass,
         })
     }
 
@@ -193,7 +193,7 @@ pub(crate) struct CoarseAt<'a> {
 }
 
 impl CoarseOperators for CoarseAt<'_> {
-    fn operators(&mut self, x: &[f64]) -> Result<Vec<GeometricLevel>> {
+    fn operators(&mut self, x: &[f64]) -> Result<Vec<GeometricLevel<'_>>> {
         let (a, b) = (self.form.a_y, self.form.b_y);
         let y: Vec<f64> = x
             .iter()
@@ -223,20 +223,20 @@ pub(crate) fn check_finest(model: &Model, asm: &Assembler) -> Result<()> {
 /// finest iterate `y` (the evaluation point, `a_y x + b_y x_prev`), time
 /// `t_eval`: each level injected from the one above and its step Hessian
 /// assembled there (its parameters at `t_eval` by its own channels).
-pub(crate) fn operators(
-    levels: &mut [CoarseLevel],
+pub(crate) fn operators<'a>(
+    levels: &'a mut [CoarseLevel],
     form: &StepForm,
     y: &[f64],
     x_prev: &[f64],
     t_eval: f64,
     dim: usize,
-) -> Result<Vec<GeometricLevel>> {
-    let mut out = Vec::with_capacity(levels.len());
+) -> Result<Vec<GeometricLevel<'a>>> {
+    let mut matrices = Vec::with_capacity(levels.len());
     let (mut finer_q, mut finer_prev) = (y.to_vec(), x_prev.to_vec());
     for l in levels.iter_mut() {
         l.inject(&finer_q, &finer_prev, dim);
         let p = l.model.params_at(t_eval);
-        for (d, m) in l.diag.iter_mut().zip(&l.mass) {
+        for (d, m) in l.diag.iter_mut().zip(l.model.mass()) {
             *d = form.c_m * m;
         }
         let s = EvalState {
@@ -253,12 +253,17 @@ pub(crate) fn operators(
         }
         let n = l.asm.n_free();
         let h = l.asm.hessian(&l.model, &s, scale, &l.diag, false)?;
-        out.push(GeometricLevel {
-            p: l.p.clone(),
-            a: Csr::from_lower(h, n).0,
-        });
+        matrices.push(Csr::from_lower(h, n).0);
         finer_q.clone_from(&l.q);
         finer_prev.clone_from(&l.q_prev);
     }
-    Ok(out)
+    Ok(levels
+        .iter()
+        .zip(matrices)
+        .map(|(l, a)| GeometricLevel {
+            p: &l.p,
+            r: &l.r,
+            a,
+        })
+        .collect())
 }
