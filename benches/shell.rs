@@ -262,6 +262,8 @@ fn scaling() {
 }
 
 fn main() {
+    // RUST_LOG=pliant_core=debug shows why Newton directions fall back.
+    let _ = env_logger::try_init();
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with("--"))

@@ -121,8 +121,13 @@ pub(crate) trait Potential {
 /// ([`Directions::Geometric`]): their operators at an iterate.
 pub(crate) trait CoarseOperators {
     /// Each coarser level's prolongation and operator at the iterate `x`
-    /// (the full DOF vector), finest first.
-    fn operators(&mut self, x: &[f64]) -> Result<Vec<crate::amg::GeometricLevel<'_>>>;
+    /// (the full DOF vector), finest first; with `project`, the operators
+    /// assembled from element Hessians projected onto the PSD cone.
+    fn operators(
+        &mut self,
+        x: &[f64],
+        project: bool,
+    ) -> Result<Vec<crate::amg::GeometricLevel<'_>>>;
     /// Unknowns per node on every level.
     fn node_size(&self) -> usize;
 }
@@ -411,8 +416,15 @@ pub(crate) fn minimize_with(
                 match (coarse.as_deref_mut(), nodes) {
                     (Some(c), _) if geometric_mode => {
                         let node_size = c.node_size();
-                        let levels = c.operators(at)?;
-                        Amg::build_geometric(h, nf, node_size, levels)
+                        // The coarse levels' exact step Hessians; where one
+                        // is not positive definite (a coarser plate buckles
+                        // where the finer one does not), its projected one.
+                        let levels = c.operators(at, false)?;
+                        Amg::build_geometric(h, nf, node_size, levels).or_else(|e| {
+                            log::debug!("geometric multigrid with projected coarse levels ({e})");
+                            let levels = c.operators(at, true)?;
+                            Amg::build_geometric(h, nf, node_size, levels)
+                        })
                     }
                     (_, Some(free_nodes)) => {
                         let (groups, modes) = free_nodes.near_null_space(at);

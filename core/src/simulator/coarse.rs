@@ -8,7 +8,9 @@
 //! finer node, each coordinate alike). At a Newton iterate the levels'
 //! positions are injected from the finer level (a coarse node sits where
 //! its finer node is), and each level's operator is its own step Hessian
-//! `c_e a_y² ∇²E_c + c_m M_c` there: the energies rediscretized, not
+//! `c_e a_y² ∇²E_c + c_m M_c` there (with its element Hessians projected
+//! onto the PSD cone when a level's own is not positive definite: see
+//! [`crate::Directions::Geometric`]): the energies rediscretized, not
 //! Galerkin's `Pᵀ A P`, with which on the bending-dominated manta ray a
 //! V-cycle's PCG iterations grew from 8 to 29 over 2 to 5 levels
 //! (Gauss–Seidel smoothing; rediscretized: 7 to 13; `cargo bench --bench
@@ -193,7 +195,7 @@ pub(crate) struct CoarseAt<'a> {
 }
 
 impl CoarseOperators for CoarseAt<'_> {
-    fn operators(&mut self, x: &[f64]) -> Result<Vec<GeometricLevel<'_>>> {
+    fn operators(&mut self, x: &[f64], project: bool) -> Result<Vec<GeometricLevel<'_>>> {
         let (a, b) = (self.form.a_y, self.form.b_y);
         let y: Vec<f64> = x
             .iter()
@@ -207,6 +209,7 @@ impl CoarseOperators for CoarseAt<'_> {
             self.x_prev,
             self.t_eval,
             self.dim,
+            project,
         )
     }
     fn node_size(&self) -> usize {
@@ -222,7 +225,9 @@ pub(crate) fn check_finest(model: &Model, asm: &Assembler) -> Result<()> {
 /// The levels' operators for a step of form `form` from `x_prev`, at the
 /// finest iterate `y` (the evaluation point, `a_y x + b_y x_prev`), time
 /// `t_eval`: each level injected from the one above and its step Hessian
-/// assembled there (its parameters at `t_eval` by its own channels).
+/// assembled there (its parameters at `t_eval` by its own channels), its
+/// element Hessians projected onto the PSD cone when `project`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn operators<'a>(
     levels: &'a mut [CoarseLevel],
     form: &StepForm,
@@ -230,6 +235,7 @@ pub(crate) fn operators<'a>(
     x_prev: &[f64],
     t_eval: f64,
     dim: usize,
+    project: bool,
 ) -> Result<Vec<GeometricLevel<'a>>> {
     let mut matrices = Vec::with_capacity(levels.len());
     let (mut finer_q, mut finer_prev) = (y.to_vec(), x_prev.to_vec());
@@ -252,7 +258,7 @@ pub(crate) fn operators<'a>(
             l.asm = Assembler::new(&l.model)?;
         }
         let n = l.asm.n_free();
-        let h = l.asm.hessian(&l.model, &s, scale, &l.diag, false)?;
+        let h = l.asm.hessian(&l.model, &s, scale, &l.diag, project)?;
         matrices.push(Csr::from_lower(h, n).0);
         finer_q.clone_from(&l.q);
         finer_prev.clone_from(&l.q_prev);
