@@ -33,13 +33,17 @@ use serde::{Deserialize, Serialize};
 /// meshes of the same body given with [`crate::Simulator::set_coarse_models`]
 /// (nested meshes: a mesh and its 1 : 4 refinements), each with its own
 /// step Hessian at the injected iterate, V-cycles with Chebyshev
-/// smoothing (see [`crate::CoarseModel`]); kept, rebuilt and backed by
+/// smoothing (see [`crate::CoarseModel`]); a coarse level whose own
+/// Hessian is not positive definite at the iterate (a coarser plate
+/// buckling where the finer one does not) takes its element Hessians
+/// projected onto the PSD cone; kept, rebuilt and backed by
 /// factorizations as multigrid is. Without coarse models it acts as
 /// [`Directions::Pcg`]. On thin shells, whose bending defeats the
 /// rigid-motion coarse spaces of [`Directions::Amg`], its PCG iterations
 /// per step stay flat with the mesh (the manta ray: 30–34 from 5,600 to
-/// 358,400 triangles), but over a flapping cycle it was no faster than a
-/// kept factorization up to 89,600 triangles (`docs/benchmarks.md`).
+/// 358,400 triangles, 40–42 once it flaps); over 30 flapping steps it
+/// matched a kept factorization at 22,400 triangles and was 7–16 % faster
+/// at 89,600 (`docs/benchmarks.md`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Directions {
@@ -71,15 +75,14 @@ pub const PCG_MIN_FACTOR_ENTRIES: usize = 500_000;
 
 /// [`Directions::Auto`] uses geometric multigrid, where the simulator has
 /// coarse models, on factors with at least this many entries. On the
-/// manta ray's refinements (`PLIANT_MANTA_REFINE=… cargo bench --bench
-/// shell -- scaling`, 2026-12-01, µs per triangle-step, medians) PCG with a
-/// kept factorization took 18–20 against 28 at 5,600 triangles (1.45·10⁶
-/// factor entries); over 5 steps 23–24 against 24–25 at 22,400 (7.7·10⁶),
-/// 31–32 against 26–27 at 89,600 (39.5·10⁶) and 47 against 33 at 358,400;
-/// over 30 steps of flapping 27 against 29 at 22,400 and 33 against 35 at
-/// 89,600 (multigrid then fell back to 0.3 factorizations per step). So
-/// it is taken only on factors larger than the 89,600-triangle one.
-pub const GEOMETRIC_MIN_FACTOR_ENTRIES: usize = 100_000_000;
+/// manta ray's refinements over 30 steps of flapping
+/// (`PLIANT_MANTA_STEPS=30 PLIANT_MANTA_REFINE=… cargo bench --bench shell
+/// -- scaling`, 2026-12-01, two interleaved rounds, µs per triangle-step,
+/// means), PCG with a kept factorization against multigrid: 24.7, 24.2
+/// against 31.1, 34.2 at 5,600 triangles (1.45·10⁶ factor entries); 30.7,
+/// 30.8 against 30.7, 31.9 at 22,400 (7.7·10⁶); 42.4, 37.2 against 35.5,
+/// 34.5 at 89,600 (39.5·10⁶). So it is taken between the last two.
+pub const GEOMETRIC_MIN_FACTOR_ENTRIES: usize = 20_000_000;
 
 /// [`Directions::Auto`] uses PCG on factors with at least this many entries
 /// per unknown (a 10 × 10 × 10-cell tetrahedral block has 239, a chain of
@@ -199,14 +202,19 @@ mod tests {
     #[test]
     fn auto_picks_geometric_multigrid_where_coarse_models_were_given_and_the_factor_is_large() {
         // The manta ray on refinements of its 350-triangle mesh: 1,400
-        // triangles (255,483 factor entries) stay direct, 5,600 to 89,600
-        // (1.45·10⁶ to 39.5·10⁶) take PCG, larger factors geometric
-        // multigrid.
+        // triangles (255,483 factor entries) stay direct, 5,600 and 22,400
+        // (1.45·10⁶, 7.7·10⁶) take PCG, 89,600 (39.5·10⁶) and larger
+        // geometric multigrid.
         let auto = |entries, unknowns| Directions::Auto.mode(entries, unknowns, true, true);
         assert_eq!(auto(255_483, 2_259), Mode::Direct);
         assert_eq!(auto(1_449_423, 8_715), Mode::Pcg);
-        assert_eq!(auto(39_537_108, 135_651), Mode::Pcg);
-        assert_eq!(auto(180_000_000, 540_000), Mode::Geometric);
+        assert_eq!(auto(7_700_000, 34_227), Mode::Pcg);
+        assert_eq!(auto(39_537_108, 135_651), Mode::Geometric);
+        // Without coarse models, the same factor takes PCG.
+        assert_eq!(
+            Directions::Auto.mode(39_537_108, 135_651, true, false),
+            Mode::Pcg
+        );
         assert_eq!(
             Directions::Geometric.mode(20_000, 2_000, true, true),
             Mode::Geometric
