@@ -416,9 +416,12 @@ pub(crate) fn minimize_with(
                 match (coarse.as_deref_mut(), nodes) {
                     (Some(c), _) if geometric_mode => {
                         let node_size = c.node_size();
-                        // The coarse levels' exact step Hessians; where one
-                        // is not positive definite (a coarser plate buckles
-                        // where the finer one does not), its projected one.
+                        // The coarse levels' exact step Hessians; where the
+                        // hierarchy cannot be built with them (a coarse
+                        // level not positive definite: a coarser plate
+                        // buckles where the finer one does not), the
+                        // projected ones. A failure on the finest level
+                        // fails twice and the direction is factorized.
                         let levels = c.operators(at, false)?;
                         Amg::build_geometric(h, nf, node_size, levels).or_else(|e| {
                             log::debug!("geometric multigrid with projected coarse levels ({e})");
