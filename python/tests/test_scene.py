@@ -95,10 +95,12 @@ def test_ctrl_c_stops_a_long_run_and_keeps_the_rows():
     import threading
 
     sim = pliant.Scene.from_file(CHAIN).simulator()
-    # Python's own Ctrl-C handler: a Ray cluster of an earlier test may
-    # have left another in place (CI, 2026-12-02: the interrupt never came
-    # and the run recorded rows until the machine ran out of memory). The
-    # run is long (about a minute) but bounded, should the interrupt fail.
+    # Python's own Ctrl-C handler, whatever an earlier test left in place:
+    # once in CI (2026-12-02, after the Ray tests) the interrupt never came
+    # and the run recorded rows until the machine ran out of memory; the
+    # cause was not found (Ray's init and shutdown alone leave the handler
+    # as it was, in Python and in C). The run is long but bounded, should
+    # the interrupt fail again.
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     timer.start()
