@@ -124,52 +124,84 @@ fn the_parachute_keeps_its_six_fold_symmetry_pinned_or_welded() {
     }
 }
 
+/// What a refined manta ray's run did.
+struct RefinedRun {
+    /// The states at the start and the end (m).
+    start: Vec<f64>,
+    end: Vec<f64>,
+    /// Newton's factorizations, multigrid set-ups and PCG iterations,
+    /// summed over the steps.
+    factorizations: usize,
+    setups: usize,
+    pcg: usize,
+}
+
+/// The manta ray of `cells` cells refined 1 : 4 `refinements` times (its
+/// coarser meshes as multigrid levels), stepped for `duration` s with
+/// Newton's `directions`.
+fn refined_manta(
+    cells: usize,
+    refinements: usize,
+    duration: f64,
+    directions: pliant::core::Directions,
+) -> RefinedRun {
+    let defaults = Manta::default();
+    let scene = Manta {
+        cells,
+        duration,
+        newton: pliant::core::NewtonSettings {
+            directions,
+            ..defaults.newton
+        },
+        ..defaults
+    };
+    let mut run = scene.refined(refinements).unwrap();
+    let start = run.sim.q().to_vec();
+    let (mut factorizations, mut setups, mut pcg) = (0, 0, 0);
+    for _ in 0..run.steps {
+        let r = run.sim.step().unwrap().newton;
+        factorizations += r.factorizations;
+        setups += r.amg_setups;
+        pcg += r.pcg_iterations;
+    }
+    RefinedRun {
+        start,
+        end: run.sim.q().to_vec(),
+        factorizations,
+        setups,
+        pcg,
+    }
+}
+
+/// The largest difference between two states of one model (m).
+fn max_apart(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len(), "states of one model");
+    a.iter()
+        .zip(b)
+        .fold(0.0f64, |m, (x, y)| m.max((x - y).abs()))
+}
+
 /// The manta ray on its mesh refined 1 : 4 twice, stepped with geometric
 /// multigrid directions (its two coarser meshes as the levels) and with
 /// direct solves: the same states within Newton's tolerance, no
 /// factorization on the multigrid side, and the hierarchy built and kept.
 #[test]
 fn geometric_multigrid_directions_reach_the_direct_solves_states() {
-    use pliant::core::{Directions, NewtonSettings};
-    let run_with = |directions| {
-        let defaults = Manta::default();
-        let scene = Manta {
-            cells: 6,
-            duration: 0.02,
-            newton: NewtonSettings {
-                directions,
-                ..defaults.newton
-            },
-            ..defaults
-        };
-        let mut run = scene.refined(2).unwrap();
-        let (mut factorizations, mut setups, mut pcg) = (0, 0, 0);
-        for _ in 0..run.steps {
-            let r = run.sim.step().unwrap();
-            factorizations += r.newton.factorizations;
-            setups += r.newton.amg_setups;
-            pcg += r.newton.pcg_iterations;
-        }
-        (run.sim.q().to_vec(), factorizations, setups, pcg)
-    };
-    let (direct, ..) = run_with(Directions::Direct);
-    let (geometric, factorizations, setups, pcg) = run_with(Directions::Geometric);
+    use pliant::core::Directions;
+    let direct = refined_manta(6, 2, 0.02, Directions::Direct);
+    let geometric = refined_manta(6, 2, 0.02, Directions::Geometric);
     assert_eq!(
-        factorizations, 0,
+        geometric.factorizations, 0,
         "multigrid never fell back to a factorization"
     );
     assert!(
-        setups >= 1 && pcg > 0,
-        "{setups} set-ups, {pcg} PCG iterations"
+        geometric.setups >= 1 && geometric.pcg > 0,
+        "{} set-ups, {} PCG iterations",
+        geometric.setups,
+        geometric.pcg
     );
-    let moved = direct
-        .iter()
-        .zip(Manta::default().refined(2).unwrap().sim.q())
-        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
-    let apart = direct
-        .iter()
-        .zip(&geometric)
-        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+    let moved = max_apart(&direct.end, &direct.start);
+    let apart = max_apart(&direct.end, &geometric.end);
     assert!(moved > 1e-5, "the plate moved {moved} m");
     assert!(
         apart < 1e-3 * moved,
@@ -186,35 +218,16 @@ fn geometric_multigrid_directions_reach_the_direct_solves_states() {
 /// apart when written).
 #[test]
 fn geometric_multigrid_projects_a_coarse_level_that_is_not_positive_definite() {
-    use pliant::core::{Directions, NewtonSettings};
-    let run_with = |directions| {
-        let defaults = Manta::default();
-        let scene = Manta {
-            duration: 0.16,
-            newton: NewtonSettings {
-                directions,
-                ..defaults.newton
-            },
-            ..defaults
-        };
-        let mut run = scene.refined(1).unwrap();
-        let mut factorizations = 0;
-        for _ in 0..run.steps {
-            factorizations += run.sim.step().unwrap().newton.factorizations;
-        }
-        (run.sim.q().to_vec(), factorizations)
-    };
-    let (direct, _) = run_with(Directions::Direct);
-    let (geometric, factorizations) = run_with(Directions::Geometric);
-    assert_eq!(factorizations, 0, "every direction came from multigrid");
-    let moved = direct
-        .iter()
-        .zip(Manta::default().refined(1).unwrap().sim.q())
-        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
-    let apart = direct
-        .iter()
-        .zip(&geometric)
-        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+    use pliant::core::Directions;
+    let cells = Manta::default().cells;
+    let direct = refined_manta(cells, 1, 0.16, Directions::Direct);
+    let geometric = refined_manta(cells, 1, 0.16, Directions::Geometric);
+    assert_eq!(
+        geometric.factorizations, 0,
+        "every direction came from multigrid"
+    );
+    let moved = max_apart(&direct.end, &direct.start);
+    let apart = max_apart(&direct.end, &geometric.end);
     assert!(moved > 1e-3, "the plate moved {moved} m");
     assert!(apart < 1e-6, "{apart} m apart after moving {moved} m");
 }

@@ -194,20 +194,7 @@ impl Blocks3 {
                 *o = f64::from(v);
             }
         };
-        let task = |(c, ys): (usize, &mut [f64])| {
-            for (k, out) in ys.chunks_mut(3).enumerate() {
-                row(c * BLOCK_ROWS_PER_TASK + k, out);
-            }
-        };
-        if parallel {
-            y.par_chunks_mut(3 * BLOCK_ROWS_PER_TASK)
-                .enumerate()
-                .for_each(task);
-        } else {
-            y.chunks_mut(3 * BLOCK_ROWS_PER_TASK)
-                .enumerate()
-                .for_each(task);
-        }
+        by_block_rows(y, parallel, row);
     }
 
     fn product<T: Entry>(&self, val: &[[T; 9]], x: &[f64], y: &mut [f64], parallel: bool) {
@@ -234,20 +221,7 @@ impl Blocks3 {
             }
             out.copy_from_slice(&s);
         };
-        let task = |(c, ys): (usize, &mut [f64])| {
-            for (k, out) in ys.chunks_mut(3).enumerate() {
-                row(c * BLOCK_ROWS_PER_TASK + k, out);
-            }
-        };
-        if parallel {
-            y.par_chunks_mut(3 * BLOCK_ROWS_PER_TASK)
-                .enumerate()
-                .for_each(task);
-        } else {
-            y.chunks_mut(3 * BLOCK_ROWS_PER_TASK)
-                .enumerate()
-                .for_each(task);
-        }
+        by_block_rows(y, parallel, row);
     }
 
     /// The blocks on and below the diagonal, each off-diagonal one applied
@@ -338,6 +312,26 @@ impl Blocks3 {
                 ys[3 * (i - start) + a] += s[a];
             }
         }
+    }
+}
+
+/// Runs `row(block, out)` for every block row, `out` its three entries of
+/// `y`, in tasks of [`BLOCK_ROWS_PER_TASK`] rows on the pool when
+/// `parallel` (each row written by one call: the same result either way).
+fn by_block_rows(y: &mut [f64], parallel: bool, row: impl Fn(usize, &mut [f64]) + Sync) {
+    let task = |(c, ys): (usize, &mut [f64])| {
+        for (k, out) in ys.chunks_mut(3).enumerate() {
+            row(c * BLOCK_ROWS_PER_TASK + k, out);
+        }
+    };
+    if parallel {
+        y.par_chunks_mut(3 * BLOCK_ROWS_PER_TASK)
+            .enumerate()
+            .for_each(task);
+    } else {
+        y.chunks_mut(3 * BLOCK_ROWS_PER_TASK)
+            .enumerate()
+            .for_each(task);
     }
 }
 
