@@ -47,6 +47,7 @@ pub(crate) mod prolong;
 
 use crate::error::{CoreError, Result};
 use crate::linsolve::{Factor, LinearSolver};
+use crate::parallel::goes_parallel;
 use aggregate::{Nodes, aggregate, strong_neighbours};
 use block_csr::BlockCsr;
 use blocks::Blocks3;
@@ -143,6 +144,8 @@ pub(crate) struct Amg {
     /// Chebyshev degree of the smoother ([`DEGREE`] by aggregation,
     /// [`GEOMETRIC_DEGREE`] on a geometric hierarchy).
     degree: usize,
+    /// See [`Amg::mark_stale`].
+    stale: bool,
 }
 
 /// A coarser level of a geometric hierarchy ([`Amg::build_geometric`]):
@@ -185,7 +188,12 @@ fn failure(detail: String) -> CoreError {
 /// `λ_max(D⁻¹A)` of a symmetric positive definite `A`, by power iteration
 /// (Rayleigh quotients `xᵀAx / xᵀDx`) from a fixed start, raised by 10 %.
 fn lambda_max(a: &Csr, inv_diag: &[f64]) -> f64 {
-    let n = a.n_rows();
+    lambda_max_of(|x, y| a.mul_vec(x, y), inv_diag)
+}
+
+/// [`lambda_max`] of the operator whose products `mul` gives.
+fn lambda_max_of(mul: impl Fn(&[f64], &mut [f64]), inv_diag: &[f64]) -> f64 {
+    let n = inv_diag.len();
     // A fixed, non-smooth start (no thread- or run-dependent randomness).
     let mut x: Vec<f64> = (0..n)
         .map(|i| 1.0 + ((i.wrapping_mul(2_654_435_761) % 1000) as f64) / 1000.0)
@@ -193,7 +201,7 @@ fn lambda_max(a: &Csr, inv_diag: &[f64]) -> f64 {
     let mut ax = vec![0.0; n];
     let mut lambda: f64 = 0.0;
     for _ in 0..POWER_ITERATIONS {
-        a.mul_vec(&x, &mut ax);
+        mul(&x, &mut ax);
         let xax: f64 = x.iter().zip(&ax).map(|(a, b)| a * b).sum();
         let xdx: f64 = x.iter().zip(inv_diag).map(|(a, d)| a * a / d).sum();
         lambda = lambda.max(xax / xdx);
@@ -213,7 +221,12 @@ fn lambda_max(a: &Csr, inv_diag: &[f64]) -> f64 {
 /// `λ_max(D⁻¹A)` of a level, or an error when it is not positive and finite
 /// (the matrix is indefinite although its diagonal is positive).
 fn checked_lambda_max(a: &Csr, inv_diag: &[f64], level: usize) -> Result<f64> {
-    let lambda = lambda_max(a, inv_diag);
+    checked(lambda_max(a, inv_diag), level)
+}
+
+/// `lambda` when it is positive and finite, else the error of
+/// [`checked_lambda_max`].
+fn checked(lambda: f64, level: usize) -> Result<f64> {
     if lambda > 0.0 && lambda.is_finite() {
         Ok(lambda)
     } else {
@@ -239,6 +252,27 @@ fn coarsest_factor(op: &Csr) -> Result<Factor> {
 /// `D⁻¹` and `λ_max(D⁻¹A)` of level `level`'s operator `op`, or an error on
 /// a diagonal entry that is not positive.
 fn smoother_data(op: &Csr, level: usize) -> Result<(Vec<f64>, f64)> {
+    let inv_diag = inverse_diagonal(op, level)?;
+    let lambda = checked_lambda_max(op, &inv_diag, level)?;
+    Ok((inv_diag, lambda))
+}
+
+/// `λ_max(D⁻¹A)` of a level's operator as the V-cycle stores it, by
+/// [`lambda_max`]'s power iterations with the V-cycle's own products
+/// (single precision, by node blocks where it has them; in parallel on
+/// large levels, the same result either way), checked as
+/// [`checked_lambda_max`].
+fn operator_lambda_max(op: &Operator, inv_diag: &[f64], level: usize) -> Result<f64> {
+    let par = goes_parallel(inv_diag.len());
+    checked(
+        lambda_max_of(|x, y| op.mul_single(x, y, par), inv_diag),
+        level,
+    )
+}
+
+/// `D⁻¹` of level `level`'s operator `op`, or an error naming the first
+/// diagonal entry that is not positive.
+fn inverse_diagonal(op: &Csr, level: usize) -> Result<Vec<f64>> {
     let diag = op.diagonal();
     if let Some(i) = diag.iter().position(|&d| !(d > 0.0 && d.is_finite())) {
         return Err(failure(format!(
@@ -246,9 +280,7 @@ fn smoother_data(op: &Csr, level: usize) -> Result<(Vec<f64>, f64)> {
             diag[i]
         )));
     }
-    let inv_diag: Vec<f64> = diag.iter().map(|d| 1.0 / d).collect();
-    let lambda = checked_lambda_max(op, &inv_diag, level)?;
-    Ok((inv_diag, lambda))
+    Ok(diag.iter().map(|d| 1.0 / d).collect())
 }
 
 /// A level's operator as the V-cycle stores it: on the finest level
@@ -341,6 +373,7 @@ impl Amg {
             sizes,
             complexity: total_nnz as f64 / fine_nnz as f64,
             degree: DEGREE,
+            stale: false,
         })
     }
 
@@ -387,11 +420,12 @@ impl Amg {
                     c.a.n_rows()
                 )));
             }
-            let (inv_diag, lambda) = smoother_data(&op, levels.len())?;
+            let inv_diag = inverse_diagonal(&op, levels.len())?;
             sizes.push(c.a.n_rows());
             total_nnz += c.a.nnz();
             let fine = std::mem::replace(&mut op, c.a);
             let fine = level_operator(fine, levels.is_empty(), size, &fine_map);
+            let lambda = operator_lambda_max(&fine, &inv_diag, levels.len())?;
             levels.push(Level {
                 a: fine,
                 inv_diag,
@@ -408,7 +442,76 @@ impl Amg {
             sizes,
             complexity: total_nnz as f64 / fine_nnz as f64,
             degree: GEOMETRIC_DEGREE,
+            stale: false,
         })
+    }
+
+    /// Rebuilds a geometric hierarchy ([`Amg::build_geometric`]) for the
+    /// Hessian `a` and new coarse operators `coarse`, keeping what the
+    /// meshes fix: the finest level's pattern (its entries refreshed from
+    /// `a`, as [`Amg::refresh`]) and every level's prolongation and
+    /// restriction (those of `coarse` are not read). The hierarchy is the
+    /// one [`Amg::build_geometric`] would build from the same arguments.
+    /// Fails as that would, and when `coarse` does not have this
+    /// hierarchy's levels; the coarse levels are then as they were (the
+    /// finest may hold `a`'s entries).
+    pub(crate) fn rebuild_geometric(
+        &mut self,
+        a: SparseColMatRef<'_, usize, f64>,
+        node_size: usize,
+        coarse: Vec<GeometricLevel<'_>>,
+    ) -> Result<()> {
+        if !self.fits_levels(&coarse) {
+            return Err(failure(format!(
+                "a rebuild with coarse levels of {:?} unknowns, the hierarchy has {:?}",
+                coarse.iter().map(|c| c.a.n_rows()).collect::<Vec<_>>(),
+                &self.sizes[1..]
+            )));
+        }
+        let mut ops: Vec<Csr> = coarse.into_iter().map(|c| c.a).collect();
+        let coarsest = coarsest_factor(&ops.pop().expect("at least one coarse level"))?;
+        let mut new = Vec::with_capacity(ops.len());
+        for (j, op) in ops.into_iter().enumerate() {
+            let level = j + 1;
+            let inv_diag = inverse_diagonal(&op, level)?;
+            let op = level_operator(op, false, Some(node_size), &self.fine_map);
+            let lambda = operator_lambda_max(&op, &inv_diag, level)?;
+            new.push((op, inv_diag, lambda));
+        }
+        self.refresh(a)?;
+        let fine = &self.levels[0];
+        let fine_lambda = operator_lambda_max(&fine.a, &fine.inv_diag, 0)?;
+        self.levels[0].lambda_max = fine_lambda;
+        for (l, (op, inv_diag, lambda)) in self.levels[1..].iter_mut().zip(new) {
+            l.a = op;
+            l.inv_diag = inv_diag;
+            l.lambda_max = lambda;
+        }
+        self.coarsest = coarsest;
+        self.stale = false;
+        Ok(())
+    }
+
+    /// Whether `coarse` has this geometric hierarchy's levels (their
+    /// numbers of unknowns), as [`Amg::rebuild_geometric`] needs.
+    pub(crate) fn fits_levels(&self, coarse: &[GeometricLevel<'_>]) -> bool {
+        !self.levels.is_empty()
+            && coarse.len() == self.levels.len()
+            && coarse
+                .iter()
+                .zip(&self.sizes[1..])
+                .all(|(c, &n)| c.a.n_rows() == n)
+    }
+
+    /// Marks the hierarchy for a rebuild before its next use (its coarse
+    /// levels are from an older Hessian than its last solves wanted).
+    pub(crate) fn mark_stale(&mut self) {
+        self.stale = true;
+    }
+
+    /// Whether [`Amg::mark_stale`] was called since it was built.
+    pub(crate) fn is_stale(&self) -> bool {
+        self.stale
     }
 
     /// Replaces the finest operator by `a` (a new Hessian over the same

@@ -343,3 +343,87 @@ fn levels_that_do_not_chain_are_refused() {
     let e = Amg::build_geometric(a.as_ref(), a.ncols(), 3, vec![level]).unwrap_err();
     assert!(e.to_string().contains("prolongation"), "{e}");
 }
+
+/// Three lattice levels (`4n + 1`, `2n + 1`, `n + 1` nodes a side) with
+/// nodal mass `mass` on the finest, rediscretized as [`geometric`]'s: the
+/// finest matrix, the two coarser operators, and the prolongations to the
+/// next finer level.
+#[allow(clippy::type_complexity)]
+fn three_levels(
+    n: usize,
+    mass: f64,
+) -> (
+    SparseColMat<usize, f64>,
+    [super::csr::Csr; 2],
+    [super::csr::Csr; 2],
+) {
+    let (a, _, _) = lattice(4 * n + 1, mass);
+    let coarse = |m: usize, scale: f64, mass: f64| {
+        let (c, _, _) = lattice(m, mass);
+        let (mut c, _) = super::csr::Csr::from_lower(c.as_ref(), c.ncols());
+        c.val.iter_mut().for_each(|v| *v *= scale);
+        c
+    };
+    let ops = [
+        coarse(2 * n + 1, 2.0, 4.0 * mass),
+        coarse(n + 1, 4.0, 16.0 * mass),
+    ];
+    (a, ops, [trilinear(2 * n), trilinear(n)])
+}
+
+#[test]
+fn a_rebuilt_geometric_hierarchy_is_the_one_built_anew() {
+    let (a1, ops1, p) = three_levels(3, 1e-2);
+    let (a2, ops2, _) = three_levels(3, 3e-3);
+    let r = [p[0].transpose(), p[1].transpose()];
+    let levels = |ops: [super::csr::Csr; 2]| -> Vec<super::GeometricLevel<'_>> {
+        let [c0, c1] = ops;
+        vec![
+            super::GeometricLevel {
+                p: &p[0],
+                r: &r[0],
+                a: c0,
+            },
+            super::GeometricLevel {
+                p: &p[1],
+                r: &r[1],
+                a: c1,
+            },
+        ]
+    };
+    let n = a1.ncols();
+    let mut rebuilt = Amg::build_geometric(a1.as_ref(), n, 3, levels(ops1)).unwrap();
+    assert_eq!(rebuilt.sizes().len(), 3);
+    let before = rebuilt.apply(&rhs(n), false);
+    rebuilt.mark_stale();
+    assert!(rebuilt.is_stale());
+    rebuilt
+        .rebuild_geometric(a2.as_ref(), 3, levels(ops2.clone()))
+        .unwrap();
+    assert!(!rebuilt.is_stale());
+    let anew = Amg::build_geometric(a2.as_ref(), n, 3, levels(ops2)).unwrap();
+    let b = rhs(n);
+    for par in [false, true] {
+        let (x, y) = (rebuilt.apply(&b, par), anew.apply(&b, par));
+        assert!(
+            x.iter().zip(&y).all(|(u, v)| u.to_bits() == v.to_bits()),
+            "the rebuilt hierarchy's V-cycle differs from the new one's (parallel: {par})"
+        );
+    }
+    // The rebuild changed it (the masses differ by 3.3×).
+    let after = rebuilt.apply(&b, false);
+    let moved = before
+        .iter()
+        .zip(&after)
+        .map(|(u, v)| (u - v).abs())
+        .fold(0.0, f64::max);
+    assert!(moved > 1e-6, "the V-cycle moved by {moved:e} only");
+    // Levels that do not chain with the hierarchy's are refused.
+    let (_, other, _) = three_levels(2, 1e-2);
+    assert!(!rebuilt.fits_levels(&levels(other.clone())));
+    assert!(
+        rebuilt
+            .rebuild_geometric(a2.as_ref(), 3, levels(other))
+            .is_err()
+    );
+}

@@ -37,7 +37,8 @@ use serde::{Deserialize, Serialize};
 /// Hessian is not positive definite at the iterate (a coarser plate
 /// buckling where the finer one does not) takes its element Hessians
 /// projected onto the PSD cone; kept, rebuilt and backed by
-/// factorizations as multigrid is. Without coarse models it acts as
+/// factorizations as multigrid is (a rebuild keeps what the meshes fix:
+/// the prolongations and the finest level's pattern). Without coarse models it acts as
 /// [`Directions::Pcg`]. On thin shells, whose bending defeats the
 /// rigid-motion coarse spaces of [`Directions::Amg`], its PCG iterations
 /// per step stay flat with the mesh (the manta ray: 30–34 from 5,600 to

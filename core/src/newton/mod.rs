@@ -412,32 +412,42 @@ pub(crate) fn minimize_with(
             resolution_at = Some(stats.iterations);
             let target = (eta.min(AMG_MAX_FORCING) * inf_norm(&g)).max(0.25 * tol / fscale);
             let at: &[f64] = x;
-            let mut build = |h: SparseColMatRef<'_, usize, f64>| -> Result<Amg> {
-                match (coarse.as_deref_mut(), nodes) {
-                    (Some(c), _) if geometric_mode => {
-                        let node_size = c.node_size();
-                        // The coarse levels' exact step Hessians; where the
-                        // hierarchy cannot be built with them (a coarse
-                        // level not positive definite: a coarser plate
-                        // buckles where the finer one does not), the
-                        // projected ones. A failure on the finest level
-                        // fails twice and the direction is factorized.
-                        let levels = c.operators(at, false)?;
-                        Amg::build_geometric(h, nf, node_size, levels).or_else(|e| {
-                            log::debug!("geometric multigrid with projected coarse levels ({e})");
-                            let levels = c.operators(at, true)?;
-                            Amg::build_geometric(h, nf, node_size, levels)
-                        })
+            let mut build =
+                |h: SparseColMatRef<'_, usize, f64>, replaced: Option<Amg>| -> Result<Amg> {
+                    match (coarse.as_deref_mut(), nodes) {
+                        (Some(c), _) if geometric_mode => {
+                            let node_size = c.node_size();
+                            let mut replaced = replaced;
+                            // The coarse levels' exact step Hessians; where the
+                            // hierarchy cannot be built with them (a coarse
+                            // level not positive definite: a coarser plate
+                            // buckles where the finer one does not), the
+                            // projected ones. A failure on the finest level
+                            // fails twice and the direction is factorized.
+                            let levels = c.operators(at, false)?;
+                            match multigrid::geometric(&mut replaced, h, nf, node_size, levels) {
+                                Ok(amg) => Ok(amg),
+                                Err(e) => {
+                                    log::debug!(
+                                        "geometric multigrid with projected coarse levels ({e})"
+                                    );
+                                    let levels = c.operators(at, true)?;
+                                    multigrid::geometric(&mut replaced, h, nf, node_size, levels)
+                                }
+                            }
+                        }
+                        (_, Some(free_nodes)) => {
+                            // Aggregation keeps nothing of the hierarchy it
+                            // replaces: freed before the new one is built.
+                            drop(replaced);
+                            let (groups, modes) = free_nodes.near_null_space(at);
+                            Amg::build(h, groups, modes, free_nodes.modes())
+                        }
+                        _ => Err(CoreError::Unsupported(
+                            "multigrid needs node coordinates or coarse models",
+                        )),
                     }
-                    (_, Some(free_nodes)) => {
-                        let (groups, modes) = free_nodes.near_null_space(at);
-                        Amg::build(h, groups, modes, free_nodes.modes())
-                    }
-                    _ => Err(CoreError::Unsupported(
-                        "multigrid needs node coordinates or coarse models",
-                    )),
-                }
-            };
+                };
             by_pcg = multigrid::direction(
                 h,
                 &g,

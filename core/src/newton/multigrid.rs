@@ -5,11 +5,15 @@
 use super::directions::AMG_REFRESH_ABOVE;
 use super::pcg::{self, PcgFailure, Preconditioner, pcg};
 use super::{AMG_MAX_ITERATIONS, NewtonStats};
-use crate::amg::Amg;
+use crate::amg::{Amg, GeometricLevel};
 use crate::error::Result;
 use crate::parallel_choice::ParallelChoice;
 use faer::sparse::SparseColMatRef;
 use std::cell::Cell;
+
+/// Builds a hierarchy for a Hessian, given the one it replaces (if any).
+pub(super) type Build<'a> =
+    dyn FnMut(SparseColMatRef<'_, usize, f64>, Option<Amg>) -> Result<Amg> + 'a;
 
 /// A hierarchy as PCG's preconditioner, each V-cycle's products in
 /// parallel or on the calling thread as `choice` decides by timing (one
@@ -35,8 +39,9 @@ impl Preconditioner for Timed<'_> {
 /// Solves `H d = −g` for the Hessian `h` to the residual `target`
 /// with the hierarchy `kept` (built by `build` when there is none; its finest
 /// level refreshed with `h` otherwise; rebuilt and retried once when it
-/// stalls; dropped for the next direction when the solve took more than
-/// [`AMG_REFRESH_ABOVE`] iterations or failed). Negative curvature truncates
+/// stalls; rebuilt for the next direction when the solve took more than
+/// [`AMG_REFRESH_ABOVE`] iterations, dropped when it failed). `build` gets
+/// the hierarchy it replaces, if any, to keep what does not change. Negative curvature truncates
 /// the solve (Steihaug: the partial solution is a descent direction).
 /// The V-cycles' products run as `choice` decides (see `Timed`); it is
 /// kept with the hierarchy but outlives it, so its timings accumulate over
@@ -45,7 +50,7 @@ impl Preconditioner for Timed<'_> {
 pub(super) fn direction(
     h: SparseColMatRef<'_, usize, f64>,
     g: &[f64],
-    build: &mut dyn FnMut(SparseColMatRef<'_, usize, f64>) -> Result<Amg>,
+    build: &mut Build<'_>,
     target: f64,
     kept: &mut Option<Amg>,
     choice: &ParallelChoice,
@@ -56,6 +61,8 @@ pub(super) fn direction(
     // level; a new one is built when there is none, when that
     // fails, or when PCG stalls with a kept one.
     let mut fresh = false;
+    // The hierarchy to rebuild (marked by the last direction), if any.
+    let mut replaced = kept.take_if(|amg| amg.is_stale());
     if let Some(amg) = kept.as_mut()
         && amg.refresh(h).is_err()
     {
@@ -64,12 +71,14 @@ pub(super) fn direction(
     let mut took = 0;
     loop {
         if kept.is_none() {
-            match build(h) {
+            let started = std::time::Instant::now();
+            match build(h, replaced.take()) {
                 Ok(amg) => {
                     log::debug!(
-                        "multigrid hierarchy: unknowns per level {:?}, operator complexity {:.2}",
+                        "multigrid hierarchy: unknowns per level {:?}, operator complexity {:.2}, built in {:.1} ms",
                         amg.sizes(),
-                        amg.complexity()
+                        amg.complexity(),
+                        1e3 * started.elapsed().as_secs_f64()
                     );
                     stats.amg_setups += 1;
                     *kept = Some(amg);
@@ -116,7 +125,7 @@ pub(super) fn direction(
             Err(PcgFailure::Stalled | PcgFailure::NotDefinite) if !fresh => {
                 // A hierarchy from an older Hessian (before a
                 // contact landed): rebuild and try once more.
-                *kept = None;
+                replaced = kept.take();
                 continue;
             }
             Err(PcgFailure::Stalled | PcgFailure::NotDefinite) => {
@@ -126,8 +135,37 @@ pub(super) fn direction(
         };
         break;
     }
-    if by_pcg.is_none() || took > AMG_REFRESH_ABOVE {
+    if by_pcg.is_none() {
         *kept = None;
+    } else if took > AMG_REFRESH_ABOVE
+        && let Some(amg) = kept.as_mut()
+    {
+        amg.mark_stale();
     }
     by_pcg
+}
+
+/// The geometric hierarchy for the Hessian `h` (lower triangle over its
+/// first `n` unknowns, nodes of `node_size`) and the coarse `levels`:
+/// `replaced` rebuilt ([`Amg::rebuild_geometric`]: its prolongations and
+/// the finest level's pattern kept) and taken when there is one, else a
+/// new one (also when `replaced` has other levels). A failed rebuild
+/// leaves `replaced` for another try.
+pub(super) fn geometric(
+    replaced: &mut Option<Amg>,
+    h: SparseColMatRef<'_, usize, f64>,
+    n: usize,
+    node_size: usize,
+    levels: Vec<GeometricLevel<'_>>,
+) -> Result<Amg> {
+    match replaced.as_mut() {
+        Some(amg) if amg.fits_levels(&levels) => {
+            amg.rebuild_geometric(h, node_size, levels)?;
+            Ok(replaced.take().expect("the hierarchy just rebuilt"))
+        }
+        _ => {
+            *replaced = None;
+            Amg::build_geometric(h, n, node_size, levels)
+        }
+    }
 }
