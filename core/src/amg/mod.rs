@@ -141,11 +141,16 @@ pub(crate) struct Amg {
     sizes: Vec<usize>,
     /// Stored entries of all operators over those of the finest.
     complexity: f64,
+    /// Stored entries of the finest operator (both triangles; at least 1).
+    fine_nnz: usize,
     /// Chebyshev degree of the smoother ([`DEGREE`] by aggregation,
     /// [`GEOMETRIC_DEGREE`] on a geometric hierarchy).
     degree: usize,
     /// See [`Amg::mark_stale`].
     stale: bool,
+    /// Built by [`Amg::build_geometric`] (its prolongations fixed by
+    /// meshes, so [`Amg::rebuild_geometric`] may keep them).
+    geometric: bool,
 }
 
 /// A coarser level of a geometric hierarchy ([`Amg::build_geometric`]):
@@ -372,8 +377,10 @@ impl Amg {
             coarsest,
             sizes,
             complexity: total_nnz as f64 / fine_nnz as f64,
+            fine_nnz,
             degree: DEGREE,
             stale: false,
+            geometric: false,
         })
     }
 
@@ -441,8 +448,10 @@ impl Amg {
             coarsest,
             sizes,
             complexity: total_nnz as f64 / fine_nnz as f64,
+            fine_nnz,
             degree: GEOMETRIC_DEGREE,
             stale: false,
+            geometric: true,
         })
     }
 
@@ -452,22 +461,33 @@ impl Amg {
     /// `a`, as [`Amg::refresh`]) and every level's prolongation and
     /// restriction (those of `coarse` are not read). The hierarchy is the
     /// one [`Amg::build_geometric`] would build from the same arguments.
-    /// Fails as that would, and when `coarse` does not have this
-    /// hierarchy's levels; the coarse levels are then as they were (the
-    /// finest may hold `a`'s entries).
+    /// Fails as that would, and when [`Amg::can_rebuild`] says no; the
+    /// coarse levels are then as they were (the finest may hold `a`'s
+    /// entries).
     pub(crate) fn rebuild_geometric(
         &mut self,
         a: SparseColMatRef<'_, usize, f64>,
         node_size: usize,
         coarse: Vec<GeometricLevel<'_>>,
     ) -> Result<()> {
-        if !self.fits_levels(&coarse) {
+        if !self.can_rebuild(a, &coarse) {
             return Err(failure(format!(
-                "a rebuild with coarse levels of {:?} unknowns, the hierarchy has {:?}",
+                "a rebuild with coarse levels of {:?} unknowns, the hierarchy ({}) has {:?}{}",
                 coarse.iter().map(|c| c.a.n_rows()).collect::<Vec<_>>(),
-                &self.sizes[1..]
+                if self.geometric {
+                    "geometric"
+                } else {
+                    "by aggregation"
+                },
+                &self.sizes[1..],
+                if self.fine_map.fits(a) {
+                    ""
+                } else {
+                    ", and the Hessian's sparsity pattern changed"
+                }
             )));
         }
+        let total_nnz = self.fine_nnz + coarse.iter().map(|c| c.a.nnz()).sum::<usize>();
         let mut ops: Vec<Csr> = coarse.into_iter().map(|c| c.a).collect();
         let coarsest = coarsest_factor(&ops.pop().expect("at least one coarse level"))?;
         let mut new = Vec::with_capacity(ops.len());
@@ -488,14 +508,23 @@ impl Amg {
             l.lambda_max = lambda;
         }
         self.coarsest = coarsest;
+        self.complexity = total_nnz as f64 / self.fine_nnz as f64;
         self.stale = false;
         Ok(())
     }
 
-    /// Whether `coarse` has this geometric hierarchy's levels (their
-    /// numbers of unknowns), as [`Amg::rebuild_geometric`] needs.
-    pub(crate) fn fits_levels(&self, coarse: &[GeometricLevel<'_>]) -> bool {
-        !self.levels.is_empty()
+    /// Whether [`Amg::rebuild_geometric`] can rebuild this hierarchy for
+    /// the Hessian `a` and the levels `coarse`: it was built by
+    /// [`Amg::build_geometric`], `a` has its finest pattern, and `coarse`
+    /// its coarser levels (their numbers of unknowns).
+    pub(crate) fn can_rebuild(
+        &self,
+        a: SparseColMatRef<'_, usize, f64>,
+        coarse: &[GeometricLevel<'_>],
+    ) -> bool {
+        self.geometric
+            && self.fine_map.fits(a)
+            && !self.levels.is_empty()
             && coarse.len() == self.levels.len()
             && coarse
                 .iter()
@@ -654,4 +683,4 @@ impl Level {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

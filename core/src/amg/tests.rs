@@ -84,7 +84,7 @@ fn lattice(n: usize, mass: f64) -> (SparseColMat<usize, f64>, Nodes, Vec<f64>) {
     (a, nodes, b)
 }
 
-fn rhs(size: usize) -> Vec<f64> {
+pub(crate) fn rhs(size: usize) -> Vec<f64> {
     (0..size)
         .map(|i| ((i * 7919) % 101) as f64 / 50.0 - 1.0)
         .collect()
@@ -349,7 +349,7 @@ fn levels_that_do_not_chain_are_refused() {
 /// finest matrix, the two coarser operators, and the prolongations to the
 /// next finer level.
 #[allow(clippy::type_complexity)]
-fn three_levels(
+pub(crate) fn three_levels(
     n: usize,
     mass: f64,
 ) -> (
@@ -420,10 +420,19 @@ fn a_rebuilt_geometric_hierarchy_is_the_one_built_anew() {
     assert!(moved > 1e-6, "the V-cycle moved by {moved:e} only");
     // Levels that do not chain with the hierarchy's are refused.
     let (_, other, _) = three_levels(2, 1e-2);
-    assert!(!rebuilt.fits_levels(&levels(other.clone())));
+    assert!(!rebuilt.can_rebuild(a2.as_ref(), &levels(other.clone())));
     assert!(
         rebuilt
             .rebuild_geometric(a2.as_ref(), 3, levels(other))
             .is_err()
     );
+    // So is a Hessian of another pattern, and a hierarchy by aggregation.
+    let (small, _, _) = three_levels(2, 1e-2);
+    let (_, same, _) = three_levels(3, 1e-2);
+    assert!(rebuilt.can_rebuild(a2.as_ref(), &levels(same.clone())));
+    assert!(!rebuilt.can_rebuild(small.as_ref(), &levels(same.clone())));
+    let (lat, nodes, modes) = lattice(13, 1e-2);
+    assert_eq!(lat.ncols(), a2.ncols());
+    let by_aggregation = Amg::build(lat.as_ref(), nodes, modes, 6).unwrap();
+    assert!(!by_aggregation.can_rebuild(a2.as_ref(), &levels(same)));
 }

@@ -38,13 +38,15 @@ use serde::{Deserialize, Serialize};
 /// buckling where the finer one does not) takes its element Hessians
 /// projected onto the PSD cone; kept, rebuilt and backed by
 /// factorizations as multigrid is (a rebuild keeps what the meshes fix:
-/// the prolongations and the finest level's pattern). Without coarse models it acts as
-/// [`Directions::Pcg`]. On thin shells, whose bending defeats the
-/// rigid-motion coarse spaces of [`Directions::Amg`], its PCG iterations
-/// per step stay flat with the mesh (the manta ray: 30–34 from 5,600 to
-/// 358,400 triangles, 40–42 once it flaps); over 30 flapping steps it
-/// matched a kept factorization at 22,400 triangles and was 7–16 % faster
-/// at 89,600 (`docs/benchmarks.md`).
+/// the prolongations and the finest level's pattern). Without coarse
+/// models it acts as [`Directions::Pcg`]. On thin shells, whose bending
+/// defeats the rigid-motion coarse spaces of [`Directions::Amg`], its PCG
+/// iterations per step stay flat with the mesh (the manta ray: 30–34
+/// from 5,600 to 358,400 triangles, 38–45 once it flaps); over 30
+/// flapping steps it matched a kept factorization at 22,400 triangles and
+/// was 7–16 % faster at 89,600 (`docs/benchmarks.md`; before its
+/// rebuilds kept the fixed parts, which made its runs there 19–21 %
+/// faster still).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Directions {

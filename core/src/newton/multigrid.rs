@@ -37,11 +37,12 @@ impl Preconditioner for Timed<'_> {
 }
 
 /// Solves `H d = −g` for the Hessian `h` to the residual `target`
-/// with the hierarchy `kept` (built by `build` when there is none; its finest
-/// level refreshed with `h` otherwise; rebuilt and retried once when it
-/// stalls; rebuilt for the next direction when the solve took more than
-/// [`AMG_REFRESH_ABOVE`] iterations, dropped when it failed). `build` gets
-/// the hierarchy it replaces, if any, to keep what does not change. Negative curvature truncates
+/// with the hierarchy `kept` (built by `build` when there is none; its
+/// finest level refreshed with `h` otherwise; rebuilt and retried once
+/// when it stalls; rebuilt for the next direction when the solve took
+/// more than [`AMG_REFRESH_ABOVE`] iterations, dropped when it failed).
+/// `build` gets the hierarchy it replaces, if any, to keep what does not
+/// change. Negative curvature truncates
 /// the solve (Steihaug: the partial solution is a descent direction).
 /// The V-cycles' products run as `choice` decides (see `Timed`); it is
 /// kept with the hierarchy but outlives it, so its timings accumulate over
@@ -58,10 +59,10 @@ pub(super) fn direction(
 ) -> Option<Vec<f64>> {
     let mut by_pcg = None;
     // The kept hierarchy gets the current Hessian on its finest
-    // level; a new one is built when there is none, when that
-    // fails, or when PCG stalls with a kept one.
+    // level; a new one is built (given the one it replaces) when
+    // there is none, when that fails, when the last direction marked
+    // the kept one stale, or when PCG stalls with a kept one.
     let mut fresh = false;
-    // The hierarchy to rebuild (marked by the last direction), if any.
     let mut replaced = kept.take_if(|amg| amg.is_stale());
     if let Some(amg) = kept.as_mut()
         && amg.refresh(h).is_err()
@@ -149,7 +150,8 @@ pub(super) fn direction(
 /// first `n` unknowns, nodes of `node_size`) and the coarse `levels`:
 /// `replaced` rebuilt ([`Amg::rebuild_geometric`]: its prolongations and
 /// the finest level's pattern kept) and taken when there is one, else a
-/// new one (also when `replaced` has other levels). A failed rebuild
+/// new one (also when `replaced` cannot be rebuilt for these: another
+/// pattern, other levels, a hierarchy by aggregation). A failed rebuild
 /// leaves `replaced` for another try.
 pub(super) fn geometric(
     replaced: &mut Option<Amg>,
@@ -159,7 +161,7 @@ pub(super) fn geometric(
     levels: Vec<GeometricLevel<'_>>,
 ) -> Result<Amg> {
     match replaced.as_mut() {
-        Some(amg) if amg.fits_levels(&levels) => {
+        Some(amg) if amg.can_rebuild(h, &levels) => {
             amg.rebuild_geometric(h, node_size, levels)?;
             Ok(replaced.take().expect("the hierarchy just rebuilt"))
         }
@@ -167,5 +169,71 @@ pub(super) fn geometric(
             *replaced = None;
             Amg::build_geometric(h, n, node_size, levels)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amg::tests::{rhs, three_levels};
+    use std::cell::RefCell;
+
+    #[test]
+    fn a_solve_over_the_refresh_limit_has_the_next_direction_rebuild_the_hierarchy() {
+        let (a, ops, p) = three_levels(3, 1e-2);
+        // The same lattice with far lighter nodes: the hierarchy built for
+        // `a` (its coarse levels heavy) preconditions it poorly.
+        let (light, _, _) = three_levels(3, 1e-7);
+        let r = [p[0].transpose(), p[1].transpose()];
+        let n = a.ncols();
+        let g = rhs(n);
+        let size = g.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        // What each build was given: whether a hierarchy to replace.
+        let given = RefCell::new(Vec::new());
+        let mut build = |h: SparseColMatRef<'_, usize, f64>, replaced: Option<Amg>| {
+            given.borrow_mut().push(replaced.is_some());
+            let [c0, c1] = ops.clone();
+            let levels = vec![
+                GeometricLevel {
+                    p: &p[0],
+                    r: &r[0],
+                    a: c0,
+                },
+                GeometricLevel {
+                    p: &p[1],
+                    r: &r[1],
+                    a: c1,
+                },
+            ];
+            let mut replaced = replaced;
+            geometric(&mut replaced, h, n, 3, levels)
+        };
+        let (mut kept, choice, mut stats) =
+            (None, ParallelChoice::default(), NewtonStats::default());
+        let mut solve = |h: SparseColMatRef<'_, usize, f64>,
+                         target: f64,
+                         kept: &mut Option<Amg>,
+                         stats: &mut NewtonStats| {
+            let before = stats.pcg_iterations;
+            let d = direction(h, &g, &mut build, target, kept, &choice, stats);
+            assert!(d.is_some(), "no direction to {target:e}");
+            stats.pcg_iterations - before
+        };
+        // Loose solves keep the hierarchy as it is.
+        assert!(solve(a.as_ref(), 1e-1 * size, &mut kept, &mut stats) <= AMG_REFRESH_ABOVE);
+        assert!(solve(a.as_ref(), 1e-1 * size, &mut kept, &mut stats) <= AMG_REFRESH_ABOVE);
+        assert_eq!(*given.borrow(), [false]);
+        assert!(kept.as_ref().is_some_and(|k| !k.is_stale()));
+        // A tight one with the light lattice takes more than the limit:
+        // kept, marked for a rebuild.
+        let took = solve(light.as_ref(), 1e-10 * size, &mut kept, &mut stats);
+        assert!(took > AMG_REFRESH_ABOVE, "{took} iterations");
+        assert!(kept.as_ref().is_some_and(Amg::is_stale));
+        assert_eq!(*given.borrow(), [false]);
+        // The next direction rebuilds it from the one it replaces.
+        solve(a.as_ref(), 1e-1 * size, &mut kept, &mut stats);
+        assert_eq!(*given.borrow(), [false, true]);
+        assert!(kept.as_ref().is_some_and(|k| !k.is_stale()));
+        assert_eq!(stats.amg_setups, 2);
     }
 }
