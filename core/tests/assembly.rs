@@ -33,8 +33,10 @@ pliant_core::register_energy!(
     r#"{"type": "test_assembly_quartic", "elements": []}"#
 );
 
-/// An `m³` lattice of nodes (5 cm apart, jittered) with springs to the 13
-/// forward neighbours, its first face fixed.
+/// An `m³` lattice of nodes 5 cm apart with springs to 7 forward
+/// neighbours (along the axes and the face and body diagonals), its first
+/// face fixed, and a state that moves every coordinate by its own amount
+/// (within ±5 mm).
 fn lattice(m: usize) -> (pliant_core::Model, Vec<f64>) {
     let mut b = ModelBuilder::new(3).unwrap();
     let at = |i: usize, j: usize, k: usize| (i * m + j) * m + k;

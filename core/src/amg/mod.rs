@@ -275,6 +275,21 @@ fn operator_lambda_max(op: &Operator, inv_diag: &[f64], level: usize) -> Result<
     )
 }
 
+/// Level `level` of a geometric hierarchy from its operator `op` (0: the
+/// finest): the operator as the V-cycle stores it ([`level_operator`]),
+/// `D⁻¹` and `λ_max(D⁻¹A)` ([`operator_lambda_max`]).
+fn geometric_level(
+    op: Csr,
+    level: usize,
+    size: Option<usize>,
+    map: &csr::LowerMap,
+) -> Result<(Operator, Vec<f64>, f64)> {
+    let inv_diag = inverse_diagonal(&op, level)?;
+    let op = level_operator(op, level == 0, size, map);
+    let lambda = operator_lambda_max(&op, &inv_diag, level)?;
+    Ok((op, inv_diag, lambda))
+}
+
 /// `D⁻¹` of level `level`'s operator `op`, or an error naming the first
 /// diagonal entry that is not positive.
 fn inverse_diagonal(op: &Csr, level: usize) -> Result<Vec<f64>> {
@@ -427,12 +442,10 @@ impl Amg {
                     c.a.n_rows()
                 )));
             }
-            let inv_diag = inverse_diagonal(&op, levels.len())?;
             sizes.push(c.a.n_rows());
             total_nnz += c.a.nnz();
             let fine = std::mem::replace(&mut op, c.a);
-            let fine = level_operator(fine, levels.is_empty(), size, &fine_map);
-            let lambda = operator_lambda_max(&fine, &inv_diag, levels.len())?;
+            let (fine, inv_diag, lambda) = geometric_level(fine, levels.len(), size, &fine_map)?;
             levels.push(Level {
                 a: fine,
                 inv_diag,
@@ -492,11 +505,7 @@ impl Amg {
         let coarsest = coarsest_factor(&ops.pop().expect("at least one coarse level"))?;
         let mut new = Vec::with_capacity(ops.len());
         for (j, op) in ops.into_iter().enumerate() {
-            let level = j + 1;
-            let inv_diag = inverse_diagonal(&op, level)?;
-            let op = level_operator(op, false, Some(node_size), &self.fine_map);
-            let lambda = operator_lambda_max(&op, &inv_diag, level)?;
-            new.push((op, inv_diag, lambda));
+            new.push(geometric_level(op, j + 1, Some(node_size), &self.fine_map)?);
         }
         self.refresh(a)?;
         let fine = &self.levels[0];

@@ -371,26 +371,25 @@ pub(crate) fn three_levels(
     (a, ops, [trilinear(2 * n), trilinear(n)])
 }
 
+/// [`three_levels`]' coarse operators `ops` with their prolongations `p`
+/// and restrictions `r`, as the levels of a geometric hierarchy.
+pub(crate) fn chained<'a>(
+    ops: [super::csr::Csr; 2],
+    p: &'a [super::csr::Csr; 2],
+    r: &'a [super::csr::Csr; 2],
+) -> Vec<super::GeometricLevel<'a>> {
+    ops.into_iter()
+        .zip(p.iter().zip(r))
+        .map(|(a, (p, r))| super::GeometricLevel { p, r, a })
+        .collect()
+}
+
 #[test]
 fn a_rebuilt_geometric_hierarchy_is_the_one_built_anew() {
     let (a1, ops1, p) = three_levels(3, 1e-2);
     let (a2, ops2, _) = three_levels(3, 3e-3);
     let r = [p[0].transpose(), p[1].transpose()];
-    let levels = |ops: [super::csr::Csr; 2]| -> Vec<super::GeometricLevel<'_>> {
-        let [c0, c1] = ops;
-        vec![
-            super::GeometricLevel {
-                p: &p[0],
-                r: &r[0],
-                a: c0,
-            },
-            super::GeometricLevel {
-                p: &p[1],
-                r: &r[1],
-                a: c1,
-            },
-        ]
-    };
+    let levels = |ops| chained(ops, &p, &r);
     let n = a1.ncols();
     let mut rebuilt = Amg::build_geometric(a1.as_ref(), n, 3, levels(ops1)).unwrap();
     assert_eq!(rebuilt.sizes().len(), 3);

@@ -175,7 +175,7 @@ pub(super) fn geometric(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::amg::tests::{rhs, three_levels};
+    use crate::amg::tests::{chained, rhs, three_levels};
     use std::cell::RefCell;
 
     #[test]
@@ -192,21 +192,8 @@ mod tests {
         let given = RefCell::new(Vec::new());
         let mut build = |h: SparseColMatRef<'_, usize, f64>, replaced: Option<Amg>| {
             given.borrow_mut().push(replaced.is_some());
-            let [c0, c1] = ops.clone();
-            let levels = vec![
-                GeometricLevel {
-                    p: &p[0],
-                    r: &r[0],
-                    a: c0,
-                },
-                GeometricLevel {
-                    p: &p[1],
-                    r: &r[1],
-                    a: c1,
-                },
-            ];
             let mut replaced = replaced;
-            geometric(&mut replaced, h, n, 3, levels)
+            geometric(&mut replaced, h, n, 3, chained(ops.clone(), &p, &r))
         };
         let (mut kept, choice, mut stats) =
             (None, ParallelChoice::default(), NewtonStats::default());
