@@ -34,6 +34,21 @@ pub fn skew(v: &[f64; 3]) -> [[f64; 3]; 3] {
     [[0.0, -v[2], v[1]], [v[2], 0.0, -v[0]], [-v[1], v[0], 0.0]]
 }
 
+/// A 3 × 3 matrix as rows.
+pub type M3 = [[f64; 3]; 3];
+
+/// The product `a b` of two 3 × 3 matrices.
+#[inline]
+pub fn mat_mul(a: &M3, b: &M3) -> M3 {
+    std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| a[i][k] * b[k][j]).sum()))
+}
+
+/// `aᵀ`.
+#[inline]
+pub fn transpose(a: &M3) -> M3 {
+    std::array::from_fn(|i| std::array::from_fn(|j| a[j][i]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

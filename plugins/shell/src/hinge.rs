@@ -35,6 +35,7 @@
 //! along each of the 12 coordinate directions in closed form.
 
 use crate::youngs::Youngs;
+use pliant_core::mat3::{M3, mat_mul, skew};
 use pliant_core::vec3::{V3, cross, dot, load, norm, sub};
 use pliant_core::{Ctx, Element, Local, Scalar, Stencil, atan2};
 use std::sync::Arc;
@@ -111,67 +112,81 @@ impl Geometry {
         }
     }
 
-    /// `∇²φ` (12 × 12, row-major): column `c` is the derivative of the
-    /// gradient formulas along coordinate `c`.
+    /// `∇²φ` (12 × 12, row-major, not yet symmetrized) by 3 × 3 node
+    /// blocks. With `g_a = −|e| n₁/|n₁|²` a function of `(e, n₁)`, its
+    /// Jacobians are `A₁ = ∂g_a/∂n₁ = −|e| (I/|n₁|² − 2 n₁n₁ᵀ/|n₁|⁴)` and
+    /// `B₁ = ∂g_a/∂e|_{n₁} = −n₁ eᵀ/(|e| |n₁|²)`; `dn₁ = −[u_a]× de + [e]× du_a`
+    /// (`u_a = a − e₀`), so `∂g_a/∂a = A₁[e]×`,
+    /// `∂g_a/∂e₁ = −A₁[u_a]× + B₁` and `∂g_a/∂e₀ = −(∂g_a/∂a + ∂g_a/∂e₁)`;
+    /// `g_b` likewise with `dn₂ = −[e]× du_b + [u_b]× de`. The projections
+    /// have `∇t_a = e/|e|²` at `a` and `(u_a − 2 t_a e)/|e|²` at `e₁`. Row
+    /// blocks: `a`, `b` are `∂g_a`, `∂g_b`; `e₁` is
+    /// `−g_a ∇t_aᵀ − t_a ∂g_a − g_b ∇t_bᵀ − t_b ∂g_b`; `e₀` makes each
+    /// column block sum to zero (φ is invariant under translation).
     fn hessian(&self, out: &mut [f64; 144]) {
         let (e, ua, ub, n1, n2) = (&self.e, &self.ua, &self.ub, &self.n1, &self.n2);
         let le = norm(e);
         let ee = le * le;
-        let (nn1, nn2) = (dot(n1, n1), dot(n2, n2));
-        // d(−|e| n/|n|²) for a change (de, dn).
-        let dg = |n: &[f64; 3], nn: f64, de: &[f64; 3], dn: &[f64; 3]| -> [f64; 3] {
-            let dle = dot(e, de) / le;
-            let ndn = dot(n, dn);
-            std::array::from_fn(|k| {
-                -(dle * n[k] / nn + le * dn[k] / nn - 2.0 * le * n[k] * ndn / (nn * nn))
-            })
+        // ∂g/∂n and ∂g/∂e of g = −|e| n/|n|².
+        let jacobians = |n: &[f64; 3]| -> (M3, M3) {
+            let nn = dot(n, n);
+            let (s, t) = (-le / nn, 2.0 * le / (nn * nn));
+            let dn = std::array::from_fn(|i| {
+                std::array::from_fn(|j| t * n[i] * n[j] + if i == j { s } else { 0.0 })
+            });
+            let de = std::array::from_fn(|i| std::array::from_fn(|j| -n[i] * e[j] / (le * nn)));
+            (dn, de)
         };
-        let dt = |u: &[f64; 3], du: &[f64; 3], de: &[f64; 3]| -> f64 {
-            (dot(du, e) + dot(u, de)) / ee - 2.0 * dot(u, e) * dot(e, de) / (ee * ee)
+        let (a1, b1) = jacobians(n1);
+        let (a2, b2) = jacobians(n2);
+        let (sk_e, sk_ua, sk_ub) = (skew(e), skew(ua), skew(ub));
+        // `s a + t b`, entry by entry.
+        let comb = |s: f64, a: &M3, t: f64, b: &M3| -> M3 {
+            std::array::from_fn(|i| std::array::from_fn(|j| s * a[i][j] + t * b[i][j]))
         };
-        for c in 0..12 {
-            let (node, axis) = (c / 3, c % 3);
-            let mut unit = [0.0; 3];
-            unit[axis] = 1.0;
-            let zero = [0.0; 3];
-            let minus = scaled(-1.0, &unit);
-            // Changes of e = e₁ − e₀, u_a = a − e₀, u_b = b − e₀.
-            let (de, dua, dub) = match node {
-                0 => (minus, minus, minus),
-                1 => (unit, zero, zero),
-                2 => (zero, unit, zero),
-                _ => (zero, zero, unit),
-            };
-            let dn1 = {
-                let (p, q) = (cross(&de, ua), cross(e, &dua));
-                [p[0] + q[0], p[1] + q[1], p[2] + q[2]]
-            };
-            let dn2 = {
-                let (p, q) = (cross(&dub, e), cross(ub, &de));
-                [p[0] + q[0], p[1] + q[1], p[2] + q[2]]
-            };
-            let (dga, dgb) = (dg(n1, nn1, &de, &dn1), dg(n2, nn2, &de, &dn2));
-            let (dta, dtb) = (dt(ua, &dua, &de), dt(ub, &dub, &de));
+        let ga_a = mat_mul(&a1, &sk_e);
+        let ga_e1 = comb(-1.0, &mat_mul(&a1, &sk_ua), 1.0, &b1);
+        let ga_e0 = comb(-1.0, &ga_a, -1.0, &ga_e1);
+        let gb_b = mat_mul(&a2, &sk_e).map(|r| r.map(|v| -v));
+        let gb_e1 = comb(1.0, &mat_mul(&a2, &sk_ub), 1.0, &b2);
+        let gb_e0 = comb(-1.0, &gb_b, -1.0, &gb_e1);
+        // ∂g_a and ∂g_b by column node [e₀, e₁, a, b].
+        let zero = [[0.0; 3]; 3];
+        let dga = [ga_e0, ga_e1, ga_a, zero];
+        let dgb = [gb_e0, gb_e1, zero, gb_b];
+        // ∇t_a and ∇t_b by node.
+        let ve = e.map(|v| v / ee);
+        let wa: [f64; 3] = std::array::from_fn(|k| (ua[k] - 2.0 * self.ta * e[k]) / ee);
+        let wb: [f64; 3] = std::array::from_fn(|k| (ub[k] - 2.0 * self.tb * e[k]) / ee);
+        let neg = |w: &[f64; 3]| -> [f64; 3] { std::array::from_fn(|k| -ve[k] - w[k]) };
+        let dta = [neg(&wa), wa, ve, [0.0; 3]];
+        let dtb = [neg(&wb), wb, [0.0; 3], ve];
+        let (ga, gb, ta, tb) = (&self.ga, &self.gb, self.ta, self.tb);
+        for x in 0..4 {
             for k in 0..3 {
-                let col = [
-                    dta * self.ga[k] - (1.0 - self.ta) * dga[k] + dtb * self.gb[k]
-                        - (1.0 - self.tb) * dgb[k],
-                    -dta * self.ga[k] - self.ta * dga[k] - dtb * self.gb[k] - self.tb * dgb[k],
-                    dga[k],
-                    dgb[k],
-                ];
-                for (m, v) in col.iter().enumerate() {
-                    out[(3 * m + k) * 12 + c] = *v;
+                for l in 0..3 {
+                    let (da, db) = (dga[x][k][l], dgb[x][k][l]);
+                    let e1 = -ga[k] * dta[x][l] - ta * da - gb[k] * dtb[x][l] - tb * db;
+                    let c = 3 * x + l;
+                    out[k * 12 + c] = -e1 - da - db;
+                    out[(3 + k) * 12 + c] = e1;
+                    out[(6 + k) * 12 + c] = da;
+                    out[(9 + k) * 12 + c] = db;
                 }
             }
         }
     }
 }
 
-/// `φ − φ̄` on the circle, in `(−π, π]`.
+/// `φ − φ̄` on the circle, in `(−π, π]` (`d` itself when it is there
+/// already, as it is unless the natural angle is driven past ±π).
 fn wrap(d: f64) -> f64 {
-    let s = d.sin();
-    s.atan2(d.cos())
+    use std::f64::consts::PI;
+    if d > -PI && d <= PI {
+        d
+    } else {
+        d.sin().atan2(d.cos())
+    }
 }
 
 impl HingeEl {
@@ -273,4 +288,76 @@ impl Element for HingeEl {
 pub(crate) fn angle(x: &[[f64; 3]; 4]) -> f64 {
     let flat: Vec<f64> = x.iter().flatten().copied().collect();
     Geometry::at(&flat).phi
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f64::consts::PI;
+
+    /// The hinge along x from the origin with `a` at (0.5, 1, 0) and `b`
+    /// the flat pair's (0.5, −1, 0) turned by `theta` about the hinge.
+    fn folded(theta: f64) -> [f64; 12] {
+        let (s, c) = theta.sin_cos();
+        [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.5, 1.0, 0.0, 0.5, -c, -s]
+    }
+
+    /// `½ (φ − φ̄)²` on the circle.
+    fn energy(x: &[f64], natural: f64) -> f64 {
+        let d = wrap(Geometry::at(x).phi - natural);
+        0.5 * d * d
+    }
+
+    #[test]
+    fn the_fold_through_pi_has_a_smooth_energy_and_its_exact_gradient() {
+        // Close the pair's faces onto each other and past: φ leaves
+        // through +π and comes back from −π while φ − φ̄ stays small.
+        let natural = PI - 0.1;
+        let (lo, hi) = (PI - 0.3, PI + 0.3);
+        let steps = 600;
+        let mut last: Option<(f64, f64)> = None;
+        let mut crossed = false;
+        for i in 0..=steps {
+            let theta = lo + (hi - lo) * i as f64 / steps as f64;
+            let x = folded(theta);
+            let g = Geometry::at(&x);
+            let d = wrap(g.phi - natural);
+            assert!(d.abs() < 0.45, "θ = {theta}: φ − φ̄ = {d}");
+            if let Some((phi, e)) = last {
+                crossed |= (g.phi - phi).abs() > PI;
+                let de = energy(&x, natural) - e;
+                assert!(de.abs() < 1e-3, "the energy jumps by {de} at θ = {theta}");
+            }
+            last = Some((g.phi, energy(&x, natural)));
+            // The exact gradient of the energy against central differences
+            // (which see no jump in φ − φ̄ either).
+            let h = 1e-6;
+            for k in 0..12 {
+                let (mut xp, mut xm) = (x, x);
+                xp[k] += h;
+                xm[k] -= h;
+                let fd = (energy(&xp, natural) - energy(&xm, natural)) / (2.0 * h);
+                let exact = d * g.grad[k];
+                assert!(
+                    (fd - exact).abs() < 1e-6 * (1.0 + exact.abs()),
+                    "θ = {theta}, coordinate {k}: {exact} against {fd}"
+                );
+            }
+        }
+        assert!(crossed, "the sweep must take φ through ±π");
+    }
+
+    #[test]
+    fn a_difference_is_wrapped_onto_the_circle_only_when_it_is_off_it() {
+        for d in [-3.1, -1.0, 0.0, 0.5, 3.1, PI] {
+            assert_eq!(wrap(d), d);
+        }
+        for (d, on) in [
+            (PI + 0.5, 0.5 - PI),
+            (-PI - 0.25, PI - 0.25),
+            (7.0, 7.0 - 2.0 * PI),
+        ] {
+            assert!((wrap(d) - on).abs() < 1e-14, "{d} wraps to {}", wrap(d));
+        }
+    }
 }

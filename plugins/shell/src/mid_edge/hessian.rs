@@ -32,10 +32,8 @@
 //! contraction `∇²(n·c)` with `c = −Σ_k F_{d_k} r_k (τ_k + (q_k/s_k) w_k)`.
 
 use super::MidEdgeEl;
-use pliant_core::mat3::skew;
+use pliant_core::mat3::{M3, mat_mul, skew, transpose};
 use pliant_core::vec3::{V3, cross, dot, load, scale, sub};
-
-type M3 = [[f64; 3]; 3];
 
 /// `B_k(a)`: how node `a` enters edge `k = x_{k+2} − x_{k+1}`.
 fn edge_sign(k: usize, a: usize) -> f64 {
@@ -57,14 +55,6 @@ fn cyclic(a: usize, b: usize) -> f64 {
     } else {
         0.0
     }
-}
-
-fn matmul(a: &M3, b: &M3) -> M3 {
-    std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| a[i][k] * b[k][j]).sum()))
-}
-
-fn transpose(a: &M3) -> M3 {
-    std::array::from_fn(|i| std::array::from_fn(|j| a[j][i]))
 }
 
 /// `h += s·(u vᵀ + v uᵀ)` over the 12 local variables.
@@ -133,11 +123,11 @@ impl Geometry {
             })
         });
         let jn: [M3; 3] = std::array::from_fn(|a| skew(&self.e[a]));
-        let kj: [M3; 3] = std::array::from_fn(|b| matmul(&k, &jn[b]));
+        let kj: [M3; 3] = std::array::from_fn(|b| mat_mul(&k, &jn[b]));
         for a in 0..3 {
             let jt = transpose(&jn[a]);
             for b in 0..3 {
-                add_block(h, a, b, &matmul(&jt, &kj[b]));
+                add_block(h, a, b, &mat_mul(&jt, &kj[b]));
             }
         }
     }
@@ -340,11 +330,11 @@ impl MidEdgeEl {
         let proj: M3 = std::array::from_fn(|i| {
             std::array::from_fn(|j| ((if i == j { 1.0 } else { 0.0 }) - n[i] * n[j]) / l)
         });
-        let jn: [M3; 3] = std::array::from_fn(|a| matmul(&proj, &skew(&e[a])));
+        let jn: [M3; 3] = std::array::from_fn(|a| mat_mul(&proj, &skew(&e[a])));
         for a in 0..3 {
             let jt = transpose(&jn[a]);
             for b in 0..3 {
-                let blk = matmul(&jt, &jw[b]);
+                let blk = mat_mul(&jt, &jw[b]);
                 add_block(&mut h, a, b, &blk);
                 add_block(&mut h, b, a, &transpose(&blk));
             }
