@@ -114,6 +114,11 @@ pub(super) fn direction(
             &mut stats.pcg_iterations,
         );
         took = stats.pcg_iterations - before;
+        log::trace!(
+            "multigrid PCG: {took} iterations to {:.2e} of the gradient, hierarchy {}",
+            target / super::inf_norm(g),
+            if fresh { "new" } else { "kept" }
+        );
         by_pcg = match solved {
             Ok(d) => Some(d),
             // Truncated at negative curvature (an indefinite Hessian
