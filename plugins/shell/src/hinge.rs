@@ -32,7 +32,7 @@
 //! `∂φ/∂e₀ = −(1 − t_a) ∂φ/∂a − (1 − t_b) ∂φ/∂b`,
 //! `∂φ/∂e₁ = −t_a ∂φ/∂a − t_b ∂φ/∂b`.
 //! The Hessian `k_b (∇φ ∇φᵀ + (φ − φ̄) ∇²φ)` differentiates these formulas
-//! along each of the 12 coordinate directions in closed form.
+//! in closed form, by 3 × 3 node blocks (see `Geometry::hessian`).
 
 use crate::youngs::Youngs;
 use pliant_core::mat3::{M3, mat_mul, skew};
