@@ -23,7 +23,9 @@
 //! steps after 2 warm-up steps; `PLIANT_MANTA_STEPS=K` times K steps, e.g.
 //! 60 for a whole 3.4 Hz flapping cycle at dt = 5 ms) at about 1k, 10k
 //! and 100k triangles (`PLIANT_MANTA_CELLS=24,75`
-//! to choose the mesh sizes: triangles across the span;
+//! to choose the mesh sizes: triangles across the span; a generated mesh
+//! comes with the generated meshes of half, a quarter, … the cells as
+//! multigrid levels, `Manta::build`;
 //! `PLIANT_DIRECTIONS=direct|pcg|amg|geometric` to choose Newton's
 //! directions, `auto` by default; `PLIANT_MANTA_REFINE=1,3,4` for the
 //! 350-triangle mesh refined 1 : 4 that many times, its coarser meshes the
@@ -231,7 +233,7 @@ fn scaling() {
         };
         let tris = run.mesh.triangles.len();
         let mut times = Vec::new();
-        let (mut its, mut pcg, mut fact, mut setups) = (0, 0, 0, 0);
+        let (mut its, mut pcg, mut fact, mut setups, mut shifted) = (0, 0, 0, 0, 0);
         for k in 0..timed + 2 {
             let t = Instant::now();
             let r = run.sim.step().unwrap();
@@ -241,13 +243,14 @@ fn scaling() {
                 pcg += r.newton.pcg_iterations;
                 fact += r.newton.factorizations;
                 setups += r.newton.amg_setups;
+                shifted += r.newton.shifted;
             }
         }
         let mean = times.iter().sum::<f64>() / timed as f64;
         let per = median(times);
         let n = timed as f64;
         println!(
-            "manta scaling ({directions:?}{}): {tris:>7} triangles, {timed} steps: {:>9.2} ms per step (median; mean {:.2}) ({:.2} Newton iterations, {:.2} PCG iterations, {:.2} factorizations, {:.2} multigrid set-ups per step), {:.2} µs per triangle per step (median; mean {:.2})",
+            "manta scaling ({directions:?}{}): {tris:>7} triangles, {timed} steps: {:>9.2} ms per step (median; mean {:.2}) ({:.2} Newton iterations, {:.2} PCG iterations, {:.2} factorizations, {:.2} multigrid set-ups, {:.2} shifted iterations per step), {:.2} µs per triangle per step (median; mean {:.2})",
             refine.map_or(String::new(), |r| format!(", refined {r}×")),
             1e3 * per,
             1e3 * mean,
@@ -255,6 +258,7 @@ fn scaling() {
             pcg as f64 / n,
             fact as f64 / n,
             setups as f64 / n,
+            shifted as f64 / n,
             1e6 * per / tris as f64,
             1e6 * mean / tris as f64
         );

@@ -77,8 +77,22 @@ pub(crate) const DEGREE: usize = 2;
 const SMOOTH_RATIO: f64 = 30.0;
 
 /// Power iterations estimating `λ_max(D⁻¹A)` (the estimate is then raised
-/// by 10 %, as a power iteration approaches it from below).
+/// by 10 % for aggregation, by [`GEOMETRIC_MARGIN`] for geometric levels, as
+/// a power iteration approaches it from below).
 const POWER_ITERATIONS: usize = 15;
+
+/// The factor raising a geometric level's power-iteration estimate of
+/// `λ_max(D⁻¹A)`. With 1.1, on the manta ray's generated 21,840-triangle
+/// mesh with the generated meshes of half and a quarter the cells as
+/// levels, fresh hierarchies gave V-cycles that are not positive definite
+/// (PCG stopped after 2–4 iterations, Chebyshev smoothing amplifying
+/// eigenvalues above the interval it damps) and 40 directions over 30
+/// flapping steps were factorized instead; with 1.2 and more, none. PCG iterations per step:
+/// 39.3 (1.2), 38.7 (1.3), 39.0 (1.5) there, 42.8, 42.4, 41.2 against
+/// 41.5 (1.1) on the nested 22,400-triangle refinement (`PLIANT_DIRECTIONS=
+/// geometric PLIANT_MANTA_STEPS=30 cargo bench --bench shell -- scaling`,
+/// 2026-12-02): the margin costs nothing measurable.
+const GEOMETRIC_MARGIN: f64 = 1.5;
 
 /// A level's operator. The V-cycle smooths with its entries rounded to
 /// single precision (its products stream memory, and a preconditioner
@@ -193,10 +207,12 @@ fn failure(detail: String) -> CoreError {
 /// `λ_max(D⁻¹A)` of a symmetric positive definite `A`, by power iteration
 /// (Rayleigh quotients `xᵀAx / xᵀDx`) from a fixed start, raised by 10 %.
 fn lambda_max(a: &Csr, inv_diag: &[f64]) -> f64 {
-    lambda_max_of(|x, y| a.mul_vec(x, y), inv_diag)
+    1.1 * lambda_max_of(|x, y| a.mul_vec(x, y), inv_diag)
 }
 
-/// [`lambda_max`] of the operator whose products `mul` gives.
+/// The largest Rayleigh quotient `xᵀAx / xᵀDx` met in [`POWER_ITERATIONS`]
+/// power iterations of `D⁻¹A` (whose products `mul` gives) from a fixed
+/// start: a lower bound of `λ_max(D⁻¹A)`.
 fn lambda_max_of(mul: impl Fn(&[f64], &mut [f64]), inv_diag: &[f64]) -> f64 {
     let n = inv_diag.len();
     // A fixed, non-smooth start (no thread- or run-dependent randomness).
@@ -220,7 +236,7 @@ fn lambda_max_of(mul: impl Fn(&[f64], &mut [f64]), inv_diag: &[f64]) -> f64 {
         }
         x.iter_mut().for_each(|v| *v /= norm);
     }
-    1.1 * lambda
+    lambda
 }
 
 /// `λ_max(D⁻¹A)` of a level, or an error when it is not positive and finite
@@ -263,14 +279,15 @@ fn smoother_data(op: &Csr, level: usize) -> Result<(Vec<f64>, f64)> {
 }
 
 /// `λ_max(D⁻¹A)` of a level's operator as the V-cycle stores it, by
-/// [`lambda_max`]'s power iterations with the V-cycle's own products
+/// [`lambda_max_of`]'s power iterations with the V-cycle's own products
 /// (single precision, by node blocks where it has them; in parallel on
-/// large levels, the same result either way), checked as
+/// large levels, the same result either way), raised by
+/// [`GEOMETRIC_MARGIN`] and checked as
 /// [`checked_lambda_max`].
 fn operator_lambda_max(op: &Operator, inv_diag: &[f64], level: usize) -> Result<f64> {
     let par = goes_parallel(inv_diag.len());
     checked(
-        lambda_max_of(|x, y| op.mul_single(x, y, par), inv_diag),
+        GEOMETRIC_MARGIN * lambda_max_of(|x, y| op.mul_single(x, y, par), inv_diag),
         level,
     )
 }

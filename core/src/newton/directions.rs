@@ -31,8 +31,9 @@ use serde::{Deserialize, Serialize};
 ///
 /// With geometric multigrid, the preconditioner's levels are coarser
 /// meshes of the same body given with [`crate::Simulator::set_coarse_models`]
-/// (nested meshes: a mesh and its 1 : 4 refinements), each with its own
-/// step Hessian at the injected iterate, V-cycles with Chebyshev
+/// (nested meshes such as a mesh and its 1 : 4 refinements, or meshes of
+/// the same surface tied by interpolation), each with its own step Hessian
+/// at the iterate placed on it, V-cycles with Chebyshev
 /// smoothing (see [`crate::CoarseModel`]); a coarse level whose own
 /// Hessian is not positive definite at the iterate (a coarser plate
 /// buckling where the finer one does not) takes its element Hessians

@@ -2,12 +2,16 @@
 //! multigrid directions ([`crate::Directions::Geometric`]).
 //!
 //! Each level is a model of its own — the same energies on a coarser mesh
-//! whose nodes are some of the next finer mesh's (nested meshes, such as a
-//! mesh and its 1 : 4 refinements) — with the prolongation that carries a
-//! displacement of its nodes to the finer nodes (`P`, one weight list per
-//! finer node, each coordinate alike). At a Newton iterate the levels'
-//! positions are injected from the finer level (a coarse node sits where
-//! its finer node is), and each level's operator is its own step Hessian
+//! of the same body — with the prolongation that carries a displacement of
+//! its nodes to the finer nodes (`P`, one weight list per finer node, each
+//! coordinate alike) and the map that places its nodes from the finer
+//! nodes' positions (`S`, one weight list per coarse node). Nested meshes
+//! (a mesh and its 1 : 4 refinements, whose coarse nodes are finer nodes)
+//! inject (`S` picks the coincident finer node); meshes that are not
+//! nested interpolate both ways (each node at its rest place in a triangle
+//! of the other mesh, barycentric weights). At a Newton iterate the levels'
+//! positions are `S` applied to the finer level's, and each level's
+//! operator is its own step Hessian
 //! `c_e a_y² ∇²E_c + c_m M_c` there (with its element Hessians projected
 //! onto the PSD cone when a level's own is not positive definite: see
 //! [`crate::Directions::Geometric`]): the energies rediscretized, not
@@ -31,12 +35,31 @@ pub struct CoarseModel {
     /// The same energies on the coarser mesh (positions in m). Every DOF
     /// must be a free node coordinate, as in the finer model.
     pub model: Model,
-    /// Per node of this model, the node of the next finer model it
-    /// coincides with.
-    pub injection: Vec<usize>,
+    /// Per node of this model, its position as weights on the next finer
+    /// model's nodes `(finer node, weight)` (dimensionless; each list
+    /// should sum to 1): `[(f, 1.0)]` for a node that coincides with finer
+    /// node `f` (see [`CoarseModel::nested`]), barycentric weights of the
+    /// finer triangle it lies in otherwise.
+    pub positions: Vec<Vec<(usize, f64)>>,
     /// Per node of the next finer model, its weights on this model's nodes
     /// (dimensionless; each list should sum to 1).
     pub prolongation: Vec<Vec<(usize, f64)>>,
+}
+
+impl CoarseModel {
+    /// A level whose nodes are finer nodes: node `i` of `model` coincides
+    /// with node `injection[i]` of the next finer model.
+    pub fn nested(
+        model: Model,
+        injection: &[usize],
+        prolongation: Vec<Vec<(usize, f64)>>,
+    ) -> CoarseModel {
+        CoarseModel {
+            model,
+            positions: injection.iter().map(|&f| vec![(f, 1.0)]).collect(),
+            prolongation,
+        }
+    }
 }
 
 /// A coarser level in use: its model, assembler, prolongation by unknowns
@@ -44,7 +67,8 @@ pub struct CoarseModel {
 pub(crate) struct CoarseLevel {
     model: Model,
     asm: Assembler,
-    injection: Vec<usize>,
+    /// `S`, by unknowns: this level's positions from the finer level's.
+    s: Csr,
     p: Csr,
     /// `Pᵀ`.
     r: Csr,
@@ -80,7 +104,7 @@ fn nodes_only(model: &Model, asm: &Assembler, what: &str) -> Result<()> {
 impl std::fmt::Debug for CoarseLevel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CoarseLevel")
-            .field("nodes", &self.injection.len())
+            .field("nodes", &self.model.layout().n_nodes())
             .field("prolongation_entries", &self.p.nnz())
             .finish()
     }
@@ -107,18 +131,11 @@ impl CoarseLevel {
             });
         }
         let nc = c.model.layout().n_nodes();
-        if c.injection.len() != nc {
+        if c.positions.len() != nc {
             return Err(CoreError::Count {
-                field: what("injection"),
-                found: c.injection.len(),
+                field: what("positions"),
+                found: c.positions.len(),
                 expected: nc,
-            });
-        }
-        if let Some(bad) = c.injection.iter().position(|&f| f >= finer_nodes) {
-            return Err(CoreError::NodeOutOfRange {
-                field: what(&format!("injection of node {bad}")),
-                index: c.injection[bad],
-                count: finer_nodes,
             });
         }
         if c.prolongation.len() != finer_nodes {
@@ -128,39 +145,14 @@ impl CoarseLevel {
                 expected: finer_nodes,
             });
         }
-        let mut ptr = vec![0];
-        let (mut idx, mut val) = (Vec::new(), Vec::new());
-        for (fine, row) in c.prolongation.iter().enumerate() {
-            let mut row = row.clone();
-            row.sort_by_key(|e| e.0);
-            if let Some(&(bad, _)) = row.iter().find(|e| e.0 >= nc) {
-                return Err(CoreError::NodeOutOfRange {
-                    field: what(&format!("prolongation of finer node {fine}")),
-                    index: bad,
-                    count: nc,
-                });
-            }
-            if let Some(&(_, w)) = row.iter().find(|e| !e.1.is_finite()) {
-                return Err(CoreError::NonFinite {
-                    what: what(&format!("prolongation weight of finer node {fine}")),
-                    index: fine,
-                    value: w,
-                });
-            }
-            for d in 0..dim {
-                for &(c, w) in &row {
-                    idx.push((dim * c + d) as u32);
-                    val.push(w);
-                }
-                ptr.push(idx.len());
-            }
-        }
-        let p = Csr {
-            n_cols: dim * nc,
-            ptr,
-            idx,
-            val,
-        };
+        let s = by_unknowns(&c.positions, finer_nodes, dim, &what("positions"), "node")?;
+        let p = by_unknowns(
+            &c.prolongation,
+            nc,
+            dim,
+            &what("prolongation"),
+            "finer node",
+        )?;
         let n = c.model.n_dofs();
         Ok(CoarseLevel {
             q: c.model.q0().to_vec(),
@@ -168,21 +160,61 @@ impl CoarseLevel {
             diag: vec![0.0; n],
             model: c.model,
             asm,
-            injection: c.injection,
+            s,
             r: p.transpose(),
             p,
         })
     }
 
-    /// This level's states injected from the finer level's.
-    fn inject(&mut self, finer_q: &[f64], finer_prev: &[f64], dim: usize) {
-        for (c, &f) in self.injection.iter().enumerate() {
-            for d in 0..dim {
-                self.q[dim * c + d] = finer_q[dim * f + d];
-                self.q_prev[dim * c + d] = finer_prev[dim * f + d];
+    /// This level's states placed from the finer level's (`S q`).
+    fn place(&mut self, finer_q: &[f64], finer_prev: &[f64]) {
+        self.s.mul_vec(finer_q, &mut self.q);
+        self.s.mul_vec(finer_prev, &mut self.q_prev);
+    }
+}
+
+/// `rows` (per node, weights on `cols` nodes) as a matrix by unknowns, each
+/// of the `dim` coordinates alike; `what` and `row` name them in errors.
+fn by_unknowns(
+    rows: &[Vec<(usize, f64)>],
+    cols: usize,
+    dim: usize,
+    what: &str,
+    row_name: &str,
+) -> Result<Csr> {
+    let mut ptr = vec![0];
+    let (mut idx, mut val) = (Vec::new(), Vec::new());
+    for (i, row) in rows.iter().enumerate() {
+        let mut row = row.clone();
+        row.sort_by_key(|e| e.0);
+        if let Some(&(bad, _)) = row.iter().find(|e| e.0 >= cols) {
+            return Err(CoreError::NodeOutOfRange {
+                field: format!("{what} of {row_name} {i}"),
+                index: bad,
+                count: cols,
+            });
+        }
+        if let Some(&(_, w)) = row.iter().find(|e| !e.1.is_finite()) {
+            return Err(CoreError::NonFinite {
+                what: format!("{what}: a weight of {row_name} {i}"),
+                index: i,
+                value: w,
+            });
+        }
+        for d in 0..dim {
+            for &(c, w) in &row {
+                idx.push((dim * c + d) as u32);
+                val.push(w);
             }
+            ptr.push(idx.len());
         }
     }
+    Ok(Csr {
+        n_cols: dim * cols,
+        ptr,
+        idx,
+        val,
+    })
 }
 
 /// The levels with what a step's operators need besides the iterate.
@@ -208,7 +240,6 @@ impl CoarseOperators for CoarseAt<'_> {
             &y,
             self.x_prev,
             self.t_eval,
-            self.dim,
             project,
         )
     }
@@ -224,23 +255,21 @@ pub(crate) fn check_finest(model: &Model, asm: &Assembler) -> Result<()> {
 
 /// The levels' operators for a step of form `form` from `x_prev`, at the
 /// finest iterate `y` (the evaluation point, `a_y x + b_y x_prev`), time
-/// `t_eval`: each level injected from the one above and its step Hessian
+/// `t_eval`: each level placed from the one above and its step Hessian
 /// assembled there (its parameters at `t_eval` by its own channels), its
 /// element Hessians projected onto the PSD cone when `project`.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn operators<'a>(
     levels: &'a mut [CoarseLevel],
     form: &StepForm,
     y: &[f64],
     x_prev: &[f64],
     t_eval: f64,
-    dim: usize,
     project: bool,
 ) -> Result<Vec<GeometricLevel<'a>>> {
     let mut matrices = Vec::with_capacity(levels.len());
     let (mut finer_q, mut finer_prev) = (y.to_vec(), x_prev.to_vec());
     for l in levels.iter_mut() {
-        l.inject(&finer_q, &finer_prev, dim);
+        l.place(&finer_q, &finer_prev);
         let p = l.model.params_at(t_eval);
         for (d, m) in l.diag.iter_mut().zip(l.model.mass()) {
             *d = form.c_m * m;

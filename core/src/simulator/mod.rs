@@ -167,14 +167,14 @@ impl Simulator {
     /// first, for geometric multigrid directions
     /// ([`crate::Directions::Geometric`], which [`crate::Directions::Auto`]
     /// then takes where the factor would hold at least
-    /// [`crate::GEOMETRIC_MIN_FACTOR_ENTRIES`] entries). Level `k`'s injection
+    /// [`crate::GEOMETRIC_MIN_FACTOR_ENTRIES`] entries). Level `k`'s positions
     /// and prolongation refer to level `k − 1`'s nodes (level 0: this
     /// simulator's model). Every DOF of every model must be a free node
     /// coordinate. An empty list removes them. States, results and
     /// tolerances are unchanged: only how Newton solves for its directions.
     ///
     /// Errors (nothing is changed): a model with constrained, extra or
-    /// split-Hessian DOFs, another dimension, an injection or prolongation
+    /// split-Hessian DOFs, another dimension, positions or a prolongation
     /// of the wrong length or naming a missing node, a non-finite weight.
     pub fn set_coarse_models(&mut self, levels: Vec<CoarseModel>) -> Result<()> {
         if !levels.is_empty() {

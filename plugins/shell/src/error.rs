@@ -137,6 +137,22 @@ pub enum ShellError {
         /// What was wrong, and where in the file.
         message: String,
     },
+    /// A point to be placed on a mesh is not on it (see
+    /// [`crate::transfer`]).
+    #[error(
+        "point {point} at {at:?} m lies {distance:.3e} m from the mesh, farther than its mean edge length {within:.3e} m: the two meshes do not describe the same surface"
+    )]
+    OffMesh {
+        /// The point's index.
+        point: usize,
+        /// The point, m.
+        at: [f64; 3],
+        /// Its distance from the closest triangle, m (∞ when none is
+        /// near, NaN for a non-finite point).
+        distance: f64,
+        /// The largest distance accepted, m.
+        within: f64,
+    },
     /// Shells live in 3-D models.
     #[error("shells need a 3-D model, this one is {dim}-D")]
     Dimension {

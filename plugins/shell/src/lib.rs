@@ -9,7 +9,8 @@
 //! - [`generate`]: rectangles with the five mesh types of Fig. 12,
 //!   hexagons and discs, reproducible from a seed.
 //! - [`subdivide`]: 1 : 4 refinement with Loop (or linear) prolongation
-//!   weights, for nested mesh hierarchies.
+//!   weights, for nested mesh hierarchies; [`transfer`]: barycentric
+//!   transfers between meshes of one surface that are not nested.
 //! - [`obj`]: Wavefront OBJ surfaces; Gmsh `.msh` surfaces through
 //!   [`TriMesh::read_gmsh`] (optionally one named physical group).
 //! - Energies (scene types): [`Shell`] (`"shell"`: stretching, bending and
@@ -39,6 +40,7 @@ pub mod obj;
 mod spec;
 mod stretch;
 pub mod subdivide;
+pub mod transfer;
 pub mod vtk;
 mod youngs;
 

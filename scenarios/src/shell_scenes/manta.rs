@@ -29,6 +29,7 @@ use pliant_core::{
 use pliant_environment::Gravity;
 use pliant_shell::generate::{MeshKind, rectangle};
 use pliant_shell::subdivide::{Weights, refine};
+use pliant_shell::transfer::between;
 use pliant_shell::{Bending, Shell, ShellDrag, TriMesh};
 use std::f64::consts::PI;
 
@@ -44,7 +45,16 @@ pub struct Manta {
     pub duration: f64,
     /// Newton's settings ([`newton`] by default).
     pub newton: NewtonSettings,
+    /// Whether [`Manta::build`] gives the simulator coarser meshes of the
+    /// plate (half the cells each, down to [`COARSEST_CELLS`]) as geometric
+    /// multigrid levels (`true` by default; they cost memory and build
+    /// time, and [`pliant_core::Directions::Auto`] uses them only where the
+    /// factor would be large).
+    pub multigrid: bool,
 }
+
+/// The fewest cells across of a multigrid level [`Manta::build`] adds.
+pub const COARSEST_CELLS: usize = 12;
 
 impl Default for Manta {
     fn default() -> Self {
@@ -53,6 +63,7 @@ impl Default for Manta {
             dt: 5e-3,
             duration: 3.0,
             newton: newton(),
+            multigrid: true,
         }
     }
 }
@@ -95,9 +106,41 @@ impl Manta {
         )
     }
 
-    /// Builds the scene on [`Manta::mesh`].
+    /// Builds the scene on [`Manta::mesh`], with coarser meshes as
+    /// geometric multigrid levels where [`Manta::multigrid`] asks for them
+    /// and there are cells to halve: the equilateral meshes of `cells / 2`,
+    /// `cells / 4`, … (at least [`COARSEST_CELLS`]), each tied to the next
+    /// finer by barycentric transfers (`pliant_shell::transfer`: the meshes
+    /// are not nested).
     pub fn build(&self) -> Result<MantaRun> {
-        self.build_on(self.mesh()?)
+        let mesh = self.mesh()?;
+        let mut run = self.build_on(mesh)?;
+        if self.multigrid {
+            let levels = self.coarse_levels(&run.mesh)?;
+            if !levels.is_empty() {
+                run.sim.set_coarse_models(levels)?;
+            }
+        }
+        Ok(run)
+    }
+
+    /// The coarser generated meshes' models below `fine` (finest first).
+    fn coarse_levels(&self, fine: &TriMesh) -> Result<Vec<CoarseModel>> {
+        let mut levels = Vec::new();
+        let mut finer = fine.clone();
+        let mut cells = self.cells / 2;
+        while cells >= COARSEST_CELLS {
+            let mesh = Manta { cells, ..*self }.mesh()?;
+            let t = between(&mesh, &finer)?;
+            levels.push(CoarseModel {
+                model: self.model_on(&mesh)?,
+                positions: t.positions,
+                prolongation: t.prolongation,
+            });
+            finer = mesh;
+            cells /= 2;
+        }
+        Ok(levels)
     }
 
     /// Builds the scene on `mesh` (m) instead: any triangulation of the
@@ -136,11 +179,8 @@ impl Manta {
         let mut coarse = Vec::new();
         // Finest first: mesh k's nodes are the first of mesh k + 1's.
         for (mesh, w) in meshes.iter().zip(weights).rev() {
-            coarse.push(CoarseModel {
-                model: self.model_on(mesh)?,
-                injection: (0..mesh.nodes.len()).collect(),
-                prolongation: w,
-            });
+            let injection: Vec<usize> = (0..mesh.nodes.len()).collect();
+            coarse.push(CoarseModel::nested(self.model_on(mesh)?, &injection, w));
         }
         run.sim.set_coarse_models(coarse)?;
         Ok(run)

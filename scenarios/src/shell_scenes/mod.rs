@@ -6,7 +6,7 @@
 mod manta;
 mod parachute;
 
-pub use manta::{Manta, MantaRun};
+pub use manta::{COARSEST_CELLS, Manta, MantaRun};
 pub use parachute::{Parachute, ParachuteRun};
 
 use pliant_core::NewtonSettings;
