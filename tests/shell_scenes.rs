@@ -279,21 +279,48 @@ fn coarse_models_that_do_not_fit_are_refused() {
     off_mesh[3] = vec![(fine.fine.nodes.len(), 1.0)];
     let mut not_finite = fine.weights.clone();
     not_finite[5][0].1 = f64::NAN;
+    let mut unnormalized = injected.clone();
+    unnormalized[2] = vec![(2, 0.5)];
+    #[derive(Debug)]
+    enum Kind {
+        Range,
+        Count,
+        NonFinite,
+        Inconsistent,
+    }
     let cases = [
-        (off_mesh, fine.weights.clone(), "positions of node 3"),
+        (
+            off_mesh,
+            fine.weights.clone(),
+            "positions of node 3",
+            Kind::Range,
+        ),
         (
             injected.clone(),
             fine.weights[..10].to_vec(),
             "prolongation",
+            Kind::Count,
         ),
-        (injected[1..].to_vec(), fine.weights.clone(), "positions"),
+        (
+            injected[1..].to_vec(),
+            fine.weights.clone(),
+            "positions",
+            Kind::Count,
+        ),
         (
             injected.clone(),
             not_finite,
             "prolongation: a weight of finer node 5",
+            Kind::NonFinite,
+        ),
+        (
+            unnormalized,
+            fine.weights.clone(),
+            "positions of node 2",
+            Kind::Inconsistent,
         ),
     ];
-    for (positions, prolongation, names) in cases {
+    for (positions, prolongation, names, kind) in cases {
         let model = scene.model_on(&coarse_mesh).unwrap();
         let e = run
             .sim
@@ -303,15 +330,13 @@ fn coarse_models_that_do_not_fit_are_refused() {
                 prolongation,
             }])
             .unwrap_err();
-        assert!(
-            matches!(
-                e,
-                CoreError::NodeOutOfRange { .. }
-                    | CoreError::Count { .. }
-                    | CoreError::NonFinite { .. }
-            ),
-            "{e:?}"
-        );
+        let right = match kind {
+            Kind::Range => matches!(e, CoreError::NodeOutOfRange { .. }),
+            Kind::Count => matches!(e, CoreError::Count { .. }),
+            Kind::NonFinite => matches!(e, CoreError::NonFinite { .. }),
+            Kind::Inconsistent => matches!(e, CoreError::Inconsistent { .. }),
+        };
+        assert!(right, "{kind:?}: {e:?}");
         let text = e.to_string();
         assert!(
             text.contains("coarse level 1") && text.contains(names),

@@ -9,8 +9,11 @@
 //! (a mesh and its 1 : 4 refinements, whose coarse nodes are finer nodes)
 //! inject (`S` picks the coincident finer node); meshes that are not
 //! nested interpolate both ways (each node at its rest place in a triangle
-//! of the other mesh, barycentric weights). At a Newton iterate the levels'
-//! positions are `S` applied to the finer level's, and each level's
+//! of the other mesh, barycentric weights). At a Newton iterate a level's
+//! nodes are its rest positions displaced by `S` applied to the finer
+//! level's displacement (so a level is at rest when the finer one is, also
+//! where a curved surface's coarse nodes lie off the finer mesh), and each
+//! level's
 //! operator is its own step Hessian
 //! `c_e a_y² ∇²E_c + c_m M_c` there (with its element Hessians projected
 //! onto the PSD cone when a level's own is not positive definite: see
@@ -39,7 +42,9 @@ pub struct CoarseModel {
     /// model's nodes `(finer node, weight)` (dimensionless; each list
     /// should sum to 1): `[(f, 1.0)]` for a node that coincides with finer
     /// node `f` (see [`CoarseModel::nested`]), barycentric weights of the
-    /// finer triangle it lies in otherwise.
+    /// finer triangle it lies in otherwise. They carry displacements: the
+    /// node sits at its own rest position plus the weighted finer
+    /// displacements.
     pub positions: Vec<Vec<(usize, f64)>>,
     /// Per node of the next finer model, its weights on this model's nodes
     /// (dimensionless; each list should sum to 1).
@@ -62,13 +67,16 @@ impl CoarseModel {
     }
 }
 
-/// A coarser level in use: its model, assembler, prolongation by unknowns
-/// and the buffers its states are injected into.
+/// A coarser level in use: its model, assembler, placement and
+/// prolongation by unknowns and the buffers its states are placed into.
 pub(crate) struct CoarseLevel {
     model: Model,
     asm: Assembler,
     /// `S`, by unknowns: this level's positions from the finer level's.
     s: Csr,
+    /// `q0 − S q0_finer`: where `S` misses this level's rest positions (0
+    /// for nested meshes; a curved surface's chords otherwise).
+    offset: Vec<f64>,
     p: Csr,
     /// `Pᵀ`.
     r: Csr,
@@ -82,7 +90,7 @@ fn inconsistent(field: String, problem: &'static str) -> CoreError {
 }
 
 /// Checks that every DOF of `model` is a free coordinate of a node, in node
-/// order (what the levels' injection and prolongation assume).
+/// order (what the levels' placement and prolongation assume).
 fn nodes_only(model: &Model, asm: &Assembler, what: &str) -> Result<()> {
     let l = model.layout();
     let dim = l.dim();
@@ -111,15 +119,16 @@ impl std::fmt::Debug for CoarseLevel {
 }
 
 impl CoarseLevel {
-    /// Checks `c` against the next finer model (`finer_nodes` nodes of
-    /// `dim` coordinates) and prepares it; `k` is its level (1 = the first
-    /// below the simulator's model).
+    /// Checks `c` against the next finer model (rest positions `finer_q0`,
+    /// nodes of `dim` coordinates) and prepares it; `k` is its level (1 =
+    /// the first below the simulator's model).
     pub(crate) fn new(
         c: CoarseModel,
-        finer_nodes: usize,
+        finer_q0: &[f64],
         dim: usize,
         k: usize,
     ) -> Result<CoarseLevel> {
+        let finer_nodes = finer_q0.len() / dim;
         let what = |f: &str| format!("coarse level {k}: {f}");
         let asm = Assembler::new(&c.model)?;
         nodes_only(&c.model, &asm, &what("model"))?;
@@ -146,6 +155,16 @@ impl CoarseLevel {
             });
         }
         let s = by_unknowns(&c.positions, finer_nodes, dim, &what("positions"), "node")?;
+        // Finite weights on existing nodes (checked above): their sum.
+        for (i, row) in c.positions.iter().enumerate() {
+            let sum: f64 = row.iter().map(|e| e.1).sum();
+            if (sum - 1.0).abs() > 1e-9 {
+                return Err(CoreError::Inconsistent {
+                    field: what(&format!("positions of node {i}")),
+                    problem: "a node's position weights must sum to 1 (an empty list places the node nowhere)",
+                });
+            }
+        }
         let p = by_unknowns(
             &c.prolongation,
             nc,
@@ -154,6 +173,11 @@ impl CoarseLevel {
             "finer node",
         )?;
         let n = c.model.n_dofs();
+        let mut offset = vec![0.0; n];
+        s.mul_vec(finer_q0, &mut offset);
+        for (o, q0) in offset.iter_mut().zip(c.model.q0()) {
+            *o = q0 - *o;
+        }
         Ok(CoarseLevel {
             q: c.model.q0().to_vec(),
             q_prev: c.model.q0().to_vec(),
@@ -161,20 +185,33 @@ impl CoarseLevel {
             model: c.model,
             asm,
             s,
+            offset,
             r: p.transpose(),
             p,
         })
     }
 
-    /// This level's states placed from the finer level's (`S q`).
+    /// This level's model.
+    pub(crate) fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// This level's states placed from the finer level's: its rest
+    /// positions displaced as `S` interpolates the finer level's
+    /// displacement, `q0 + S (q_finer − q0_finer) = S q_finer + offset`.
     fn place(&mut self, finer_q: &[f64], finer_prev: &[f64]) {
         self.s.mul_vec(finer_q, &mut self.q);
         self.s.mul_vec(finer_prev, &mut self.q_prev);
+        for ((q, p), o) in self.q.iter_mut().zip(&mut self.q_prev).zip(&self.offset) {
+            *q += o;
+            *p += o;
+        }
     }
 }
 
 /// `rows` (per node, weights on `cols` nodes) as a matrix by unknowns, each
-/// of the `dim` coordinates alike; `what` and `row` name them in errors.
+/// of the `dim` coordinates alike; `what` and `row_name` name them in
+/// errors.
 fn by_unknowns(
     rows: &[Vec<(usize, f64)>],
     cols: usize,

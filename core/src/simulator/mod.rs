@@ -181,12 +181,11 @@ impl Simulator {
             coarse::check_finest(&self.model, &self.asm)?;
         }
         let dim = self.model.layout().dim();
-        let mut finer = self.model.layout().n_nodes();
-        let mut out = Vec::with_capacity(levels.len());
+        let mut out: Vec<coarse::CoarseLevel> = Vec::with_capacity(levels.len());
         for (k, c) in levels.into_iter().enumerate() {
-            let n = c.model.layout().n_nodes();
-            out.push(coarse::CoarseLevel::new(c, finer, dim, k + 1)?);
-            finer = n;
+            let finer_q0 = out.last().map_or(self.model.q0(), |l| l.model().q0());
+            let level = coarse::CoarseLevel::new(c, finer_q0, dim, k + 1)?;
+            out.push(level);
         }
         self.coarse = out;
         self.newton_carry.amg = None;

@@ -14,14 +14,16 @@
 //! lower triangle index: the weights do not depend on thread count or
 //! hashing.
 //!
-//! The search bins the triangles' bounding boxes in a uniform grid whose
-//! cell is the mesh's mean edge length `ℓ`, and looks at the 27 cells
-//! around a point: exact for every point within `ℓ` of the mesh, `O(1)` per
-//! point on meshes of even spacing. A point farther than `ℓ` from every
-//! triangle is an error: the meshes do not describe the same surface.
+//! A point farther than `ℓ` from every triangle, `ℓ` the mesh's mean edge
+//! length (over the triangles' sides), is an error: the meshes do not
+//! describe the same surface. The search bins the triangles' bounding
+//! boxes in a uniform grid whose cell is `ℓ` (or a quarter of the longest
+//! edge where that is larger, so that no triangle covers more than 6³
+//! cells), and looks at the 27 cells around a point: it finds every
+//! triangle within `ℓ`, in `O(1)` per point on meshes of even spacing.
 
 use crate::error::ShellError;
-use crate::mesh::TriMesh;
+use crate::mesh::{TriMesh, check_areas};
 use pliant_core::vec3::{dot, norm, sub};
 use std::collections::HashMap;
 
@@ -65,33 +67,58 @@ pub fn between(coarse: &TriMesh, fine: &TriMesh) -> Result<Transfer, ShellError>
 /// triangle of `mesh` (see the module documentation), nodes in increasing
 /// order.
 ///
-/// Errors: [`ShellError::OffMesh`] for a point farther from every triangle
-/// than the mesh's mean edge length, or a non-finite point.
+/// Errors: the mesh's own (as [`TriMesh::new`] checks it, and a node that
+/// is not finite); [`ShellError::OffMesh`] for a point farther from every
+/// triangle than the mesh's mean edge length; a point that is not finite.
 pub fn interpolation(
     mesh: &TriMesh,
     points: &[[f64; 3]],
 ) -> Result<Vec<Vec<(usize, f64)>>, ShellError> {
+    mesh.topology()?;
+    if let Some(i) = mesh
+        .nodes
+        .iter()
+        .position(|x| !x.iter().all(|v| v.is_finite()))
+    {
+        return Err(not_finite(format!("node {i}")));
+    }
+    check_areas(&mesh.triangles, &mesh.nodes)?;
     let grid = Grid::new(mesh);
     points
         .iter()
         .enumerate()
         .map(|(i, p)| {
+            if !p.iter().all(|x| x.is_finite()) {
+                return Err(not_finite(format!("point {i}")));
+            }
             let off = |distance: f64| ShellError::OffMesh {
                 point: i,
                 at: *p,
                 distance,
-                within: grid.cell,
+                within: grid.within,
             };
-            if !p.iter().all(|x| x.is_finite()) {
-                return Err(off(f64::NAN));
+            // Outside the mesh's box by more than ℓ: no search (and no
+            // grid key far from the box).
+            let outside = (0..3)
+                .map(|d| (grid.lo[d] - p[d]).max(p[d] - grid.hi[d]).max(0.0))
+                .fold(0.0f64, |m, v| m.max(v));
+            if outside > grid.within {
+                return Err(off(outside));
             }
-            let (t, w, d) = grid.closest(mesh, p).ok_or_else(|| off(f64::INFINITY))?;
-            if d > grid.cell {
-                return Err(off(d));
+            match grid.closest(mesh, p) {
+                Some((t, w, d)) if d <= grid.within => Ok(weights(mesh.triangles[t], w)),
+                Some((_, _, d)) => Err(off(d)),
+                None => Err(off(f64::INFINITY)),
             }
-            Ok(weights(mesh.triangles[t], w))
         })
         .collect()
+}
+
+fn not_finite(field: String) -> ShellError {
+    ShellError::Inconsistent {
+        field,
+        problem: "has a coordinate that is not finite",
+    }
 }
 
 /// The weights of a triangle's nodes, small ones dropped, sorted by node.
@@ -111,31 +138,43 @@ fn weights(nodes: [usize; 3], w: [f64; 3]) -> Vec<(usize, f64)> {
 
 /// Triangles binned by their bounding boxes.
 struct Grid {
-    origin: [f64; 3],
-    /// Cell size: the mean edge length, m.
+    /// The nodes' bounding box, m.
+    lo: [f64; 3],
+    hi: [f64; 3],
+    /// The mean edge length `ℓ`, m: the farthest a point may be.
+    within: f64,
+    /// Cell size, m (at least `within`).
     cell: f64,
     bins: HashMap<[i64; 3], Vec<u32>>,
 }
 
 impl Grid {
+    /// The grid of a validated mesh (triangles of positive area, finite
+    /// nodes).
     fn new(mesh: &TriMesh) -> Grid {
-        let mut origin = [f64::INFINITY; 3];
-        for x in &mesh.nodes {
-            for d in 0..3 {
-                origin[d] = origin[d].min(x[d]);
+        let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+        for t in &mesh.triangles {
+            for &n in t {
+                for d in 0..3 {
+                    lo[d] = lo[d].min(mesh.nodes[n][d]);
+                    hi[d] = hi[d].max(mesh.nodes[n][d]);
+                }
             }
         }
-        let mut length = 0.0;
+        let (mut length, mut longest) = (0.0, 0.0f64);
         for t in &mesh.triangles {
             for k in 0..3 {
-                length += norm(&sub(&mesh.nodes[t[k]], &mesh.nodes[t[(k + 1) % 3]]));
+                let l = norm(&sub(&mesh.nodes[t[k]], &mesh.nodes[t[(k + 1) % 3]]));
+                length += l;
+                longest = longest.max(l);
             }
         }
-        // A validated mesh has triangles of positive area.
-        let cell = length / (3 * mesh.triangles.len()) as f64;
+        let within = length / (3 * mesh.triangles.len()) as f64;
         let mut grid = Grid {
-            origin,
-            cell,
+            lo,
+            hi,
+            within,
+            cell: within.max(0.25 * longest),
             bins: HashMap::new(),
         };
         for (i, t) in mesh.triangles.iter().enumerate() {
@@ -159,7 +198,7 @@ impl Grid {
     }
 
     fn key(&self, p: &[f64; 3]) -> [i64; 3] {
-        std::array::from_fn(|d| ((p[d] - self.origin[d]) / self.cell).floor() as i64)
+        std::array::from_fn(|d| ((p[d] - self.lo[d]) / self.cell).floor() as i64)
     }
 
     /// The closest triangle within the 27 cells around `p`: its index, the
@@ -183,6 +222,9 @@ impl Grid {
                                 + w[2] * mesh.nodes[l][d]
                         });
                         let dist = norm(&sub(p, &q));
+                        if !dist.is_finite() {
+                            continue;
+                        }
                         let better = match best {
                             None => true,
                             Some((bt, _, bd)) => dist < bd || (dist == bd && t < bt),
@@ -321,17 +363,82 @@ mod tests {
     #[test]
     fn a_point_far_from_the_mesh_is_refused() {
         let mesh = rectangle(1.0, 1.0, 0.1, MeshKind::Equilateral, 0).unwrap();
-        let pts = [[0.5, 0.5, 0.0], [0.5, 0.5, 0.3], [f64::NAN, 0.0, 0.0]];
-        for (i, p) in pts.iter().enumerate().skip(1) {
-            let e = interpolation(&mesh, &[pts[0], *p]).unwrap_err();
-            assert!(
-                matches!(e, ShellError::OffMesh { point: 1, .. }),
-                "{i}: {e:?}"
-            );
+        for p in [[0.5, 0.5, 0.3], [5.0, 0.5, 0.0], [1e300, -1e300, 0.0]] {
+            let e = interpolation(&mesh, &[[0.5, 0.5, 0.0], p]).unwrap_err();
+            assert!(matches!(e, ShellError::OffMesh { point: 1, .. }), "{e:?}");
             assert!(e.to_string().contains("point 1"), "{e}");
         }
-        let far = interpolation(&mesh, &[[5.0, 0.5, 0.0]]).unwrap_err();
-        assert!(far.to_string().contains("point 0"), "{far}");
+        let e = interpolation(&mesh, &[[0.5, f64::NAN, 0.0]]).unwrap_err();
+        assert!(
+            e.to_string().contains("point 0") && e.to_string().contains("not finite"),
+            "{e}"
+        );
+        // A mesh that is not valid is refused, not searched.
+        let mut bad = mesh.clone();
+        bad.triangles[4][1] = bad.nodes.len();
+        assert!(matches!(
+            interpolation(&bad, &[[0.5, 0.5, 0.0]]),
+            Err(ShellError::MissingNode { triangle: 4, .. })
+        ));
+        let mut bad = mesh.clone();
+        bad.nodes[7][2] = f64::INFINITY;
+        let e = interpolation(&bad, &[[0.5, 0.5, 0.0]]).unwrap_err();
+        assert!(e.to_string().contains("node 7"), "{e}");
+        let empty = TriMesh {
+            nodes: vec![],
+            triangles: vec![],
+        };
+        assert!(matches!(
+            interpolation(&empty, &[[0.0; 3]]),
+            Err(ShellError::NoTriangles)
+        ));
+    }
+
+    /// On a sheet rolled onto a cylinder (so that points and triangles
+    /// spread over the grid's third axis too), the grid's search finds the
+    /// closest triangle of a brute-force search over all triangles for every
+    /// point within the accepted distance, and refuses every other.
+    #[test]
+    fn the_grid_finds_the_closest_triangle_on_a_curved_sheet() {
+        use pliant_core::derivcheck::Rng;
+        let flat = rectangle(1.0, 0.5, 0.06, MeshKind::Random, 2).unwrap();
+        let r = 0.3;
+        let mesh = TriMesh {
+            nodes: flat
+                .nodes
+                .iter()
+                .map(|&[x, y, _]| [r * (x / r).sin(), y, r * (1.0 - (x / r).cos())])
+                .collect(),
+            triangles: flat.triangles.clone(),
+        };
+        let grid = Grid::new(&mesh);
+        let mut rng = Rng::new(11);
+        let (mut near, mut far) = (0, 0);
+        for _ in 0..3000 {
+            let p: [f64; 3] = std::array::from_fn(|d| {
+                let pad = 2.0 * grid.within;
+                grid.lo[d] - pad + (grid.hi[d] - grid.lo[d] + 2.0 * pad) * rng.uniform()
+            });
+            let brute = mesh
+                .triangles
+                .iter()
+                .map(|&[i, j, l]| {
+                    let w = closest_point(&p, &mesh.nodes[i], &mesh.nodes[j], &mesh.nodes[l]);
+                    let q = at(&mesh, &[(i, w[0]), (j, w[1]), (l, w[2])]);
+                    norm(&sub(&p, &q))
+                })
+                .fold(f64::INFINITY, f64::min);
+            let found = interpolation(&mesh, &[p]);
+            if brute <= grid.within {
+                near += 1;
+                let x = at(&mesh, &found.unwrap()[0]);
+                assert!((norm(&sub(&p, &x)) - brute).abs() < 1e-11, "{p:?}");
+            } else {
+                far += 1;
+                assert!(matches!(found, Err(ShellError::OffMesh { .. })), "{p:?}");
+            }
+        }
+        assert!(near > 100 && far > 100, "{near} near, {far} far");
     }
 
     /// The closest point of a triangle in each Voronoi region: the three
@@ -345,7 +452,7 @@ mod tests {
             ([-0.2, 3.0, -1.0], [0.0, 0.0, 1.0]),
             ([0.25, -1.0, 0.0], [0.75, 0.25, 0.0]),
             ([-1.0, 0.4, 2.0], [0.6, 0.0, 0.4]),
-            ([1.0, 1.0, 0.0], [0.0, 0.5, 0.5]),
+            ([0.9, 0.5, 0.0], [0.0, 0.7, 0.3]),
             ([0.2, 0.3, -4.0], [0.5, 0.2, 0.3]),
         ];
         for (p, want) in cases {
