@@ -44,16 +44,17 @@ pub(crate) mod csr;
 pub(crate) mod modes;
 mod packed;
 pub(crate) mod prolong;
+mod spectrum;
 
 use crate::error::{CoreError, Result};
 use crate::linsolve::{Factor, LinearSolver};
-use crate::parallel::goes_parallel;
 use aggregate::{Nodes, aggregate, strong_neighbours};
 use block_csr::BlockCsr;
 use blocks::Blocks3;
 use csr::Csr;
 use faer::sparse::SparseColMatRef;
 use packed::Packed;
+use spectrum::{checked_lambda_max, operator_lambda_max};
 
 /// Levels stop coarsening at this many unknowns (solved directly).
 pub(crate) const COARSEST: usize = 2_000;
@@ -75,24 +76,6 @@ pub(crate) const DEGREE: usize = 2;
 /// The Chebyshev smoother damps the eigenvalues of `D⁻¹A` in
 /// `[λ_max / SMOOTH_RATIO, λ_max]`; the rest is the coarse levels' work.
 const SMOOTH_RATIO: f64 = 30.0;
-
-/// Power iterations estimating `λ_max(D⁻¹A)` (the estimate is then raised
-/// by 10 % for aggregation, by [`GEOMETRIC_MARGIN`] for geometric levels, as
-/// a power iteration approaches it from below).
-const POWER_ITERATIONS: usize = 15;
-
-/// The factor raising a geometric level's power-iteration estimate of
-/// `λ_max(D⁻¹A)`. With 1.1, on the manta ray's generated 21,840-triangle
-/// mesh with the generated meshes of half and a quarter the cells as
-/// levels, fresh hierarchies gave V-cycles that are not positive definite
-/// (PCG stopped after 2–4 iterations, Chebyshev smoothing amplifying
-/// eigenvalues above the interval it damps) and 40 directions over 30
-/// flapping steps were factorized instead; with 1.2 and more, none. PCG iterations per step:
-/// 39.3 (1.2), 38.7 (1.3), 39.0 (1.5) there, 42.8, 42.4, 41.2 against
-/// 41.5 (1.1) on the nested 22,400-triangle refinement (`PLIANT_DIRECTIONS=
-/// geometric PLIANT_MANTA_STEPS=30 cargo bench --bench shell -- scaling`,
-/// 2026-12-02): the margin costs nothing measurable.
-const GEOMETRIC_MARGIN: f64 = 1.5;
 
 /// A level's operator. The V-cycle smooths with its entries rounded to
 /// single precision (its products stream memory, and a preconditioner
@@ -204,59 +187,6 @@ fn failure(detail: String) -> CoreError {
     }
 }
 
-/// `λ_max(D⁻¹A)` of a symmetric positive definite `A`, by power iteration
-/// (Rayleigh quotients `xᵀAx / xᵀDx`) from a fixed start, raised by 10 %.
-fn lambda_max(a: &Csr, inv_diag: &[f64]) -> f64 {
-    1.1 * lambda_max_of(|x, y| a.mul_vec(x, y), inv_diag)
-}
-
-/// The largest Rayleigh quotient `xᵀAx / xᵀDx` met in [`POWER_ITERATIONS`]
-/// power iterations of `D⁻¹A` (whose products `mul` gives) from a fixed
-/// start: a lower bound of `λ_max(D⁻¹A)`.
-fn lambda_max_of(mul: impl Fn(&[f64], &mut [f64]), inv_diag: &[f64]) -> f64 {
-    let n = inv_diag.len();
-    // A fixed, non-smooth start (no thread- or run-dependent randomness).
-    let mut x: Vec<f64> = (0..n)
-        .map(|i| 1.0 + ((i.wrapping_mul(2_654_435_761) % 1000) as f64) / 1000.0)
-        .collect();
-    let mut ax = vec![0.0; n];
-    let mut lambda: f64 = 0.0;
-    for _ in 0..POWER_ITERATIONS {
-        mul(&x, &mut ax);
-        let xax: f64 = x.iter().zip(&ax).map(|(a, b)| a * b).sum();
-        let xdx: f64 = x.iter().zip(inv_diag).map(|(a, d)| a * a / d).sum();
-        lambda = lambda.max(xax / xdx);
-        let mut norm: f64 = 0.0;
-        for ((xi, axi), d) in x.iter_mut().zip(&ax).zip(inv_diag) {
-            *xi = axi * d;
-            norm = norm.max(xi.abs());
-        }
-        if norm == 0.0 || !norm.is_finite() {
-            break;
-        }
-        x.iter_mut().for_each(|v| *v /= norm);
-    }
-    lambda
-}
-
-/// `λ_max(D⁻¹A)` of a level, or an error when it is not positive and finite
-/// (the matrix is indefinite although its diagonal is positive).
-fn checked_lambda_max(a: &Csr, inv_diag: &[f64], level: usize) -> Result<f64> {
-    checked(lambda_max(a, inv_diag), level)
-}
-
-/// `lambda` when it is positive and finite, else the error of
-/// [`checked_lambda_max`].
-fn checked(lambda: f64, level: usize) -> Result<f64> {
-    if lambda > 0.0 && lambda.is_finite() {
-        Ok(lambda)
-    } else {
-        Err(failure(format!(
-            "level {level}'s largest eigenvalue estimate is {lambda:e}: the matrix is not positive definite"
-        )))
-    }
-}
-
 /// The sparse Cholesky factor of the coarsest level's operator `op`, or an
 /// error when it is not positive definite.
 fn coarsest_factor(op: &Csr) -> Result<Factor> {
@@ -276,20 +206,6 @@ fn smoother_data(op: &Csr, level: usize) -> Result<(Vec<f64>, f64)> {
     let inv_diag = inverse_diagonal(op, level)?;
     let lambda = checked_lambda_max(op, &inv_diag, level)?;
     Ok((inv_diag, lambda))
-}
-
-/// `λ_max(D⁻¹A)` of a level's operator as the V-cycle stores it, by
-/// [`lambda_max_of`]'s power iterations with the V-cycle's own products
-/// (single precision, by node blocks where it has them; in parallel on
-/// large levels, the same result either way), raised by
-/// [`GEOMETRIC_MARGIN`] and checked as
-/// [`checked_lambda_max`].
-fn operator_lambda_max(op: &Operator, inv_diag: &[f64], level: usize) -> Result<f64> {
-    let par = goes_parallel(inv_diag.len());
-    checked(
-        GEOMETRIC_MARGIN * lambda_max_of(|x, y| op.mul_single(x, y, par), inv_diag),
-        level,
-    )
 }
 
 /// Level `level` of a geometric hierarchy from its operator `op` (0: the
