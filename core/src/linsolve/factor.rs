@@ -1,8 +1,9 @@
 //! A numeric factorization and its solves.
 
+use super::substitution::{Real, solve_llt};
 use super::{Permuted, Spare};
 use faer::dyn_stack::{MemBuffer, MemStack};
-use faer::sparse::linalg::cholesky::{LdltRef, LltRef, SymbolicCholesky};
+use faer::sparse::linalg::cholesky::{LdltRef, LltRef, SymbolicCholesky, SymbolicCholeskyRaw};
 use faer::{Conj, Mat, MatMut, MatRef, Par};
 use std::sync::{Arc, OnceLock};
 
@@ -73,7 +74,16 @@ impl Factor {
     }
     /// Solves in place with the factor's entries `values` (its own, or
     /// their single-precision copy).
-    fn solve_in_place_with<T: faer::traits::ComplexField>(&self, values: &[T], rhs: MatMut<'_, T>) {
+    fn solve_in_place_with<T: Real>(&self, values: &[T], mut rhs: MatMut<'_, T>) {
+        // One right-hand side of an `LLᵀ` supernodal factor: our own
+        // substitution (see `substitution.rs`); the rest through faer.
+        if let (0, SymbolicCholeskyRaw::Supernodal(symbolic), 1) =
+            (self.permuted.n_aux, self.symbolic.raw(), rhs.ncols())
+            && let Some(x) = rhs.as_mut().col_mut(0).try_as_col_major_mut()
+        {
+            solve_llt(symbolic, values, x.as_slice_mut());
+            return;
+        }
         let mut buf = MemBuffer::new(
             self.symbolic
                 .solve_in_place_scratch::<T>(rhs.ncols(), self.par),

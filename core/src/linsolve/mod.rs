@@ -44,6 +44,7 @@ mod augmented;
 mod factor;
 mod parallel;
 mod spare;
+mod substitution;
 #[cfg(test)]
 mod tests;
 

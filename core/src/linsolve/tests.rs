@@ -99,8 +99,10 @@ fn permuted_factorization_solves_the_original_system() {
                 .zip(&x)
                 .fold(0.0f64, |m, (p, q)| m.max((p - q).abs()));
             assert!(gap < 1e-5 * scale && gap > 0.0, "single vs double: {gap:e}");
-            // Several right-hand sides at once give the same columns (to
-            // rounding: faer's blocked kernels sum in another order).
+            // Several right-hand sides at once (faer's supernodal solve)
+            // give the same columns as one at a time (our substitution on
+            // a supernodal factor, `substitution.rs`), to rounding: the
+            // two sum in other orders.
             let b2: Vec<f64> = (0..2 * n).map(|i| (i as f64 * 0.11).cos()).collect();
             let xm = f.solve_mat(MatRef::from_column_major_slice(&b2, n, 2));
             for c in 0..2 {
@@ -287,4 +289,62 @@ fn an_augmented_matrix_whose_schur_complement_is_indefinite_is_an_error() {
     }
     let (a, _, _) = augmented((3, 3, 3), 0.1, &[]);
     assert!(LinearSolver::new_augmented(a.symbolic(), 1000).is_err());
+}
+
+#[test]
+fn substitution_agrees_with_faers_solve_on_narrow_and_wide_supernodes() {
+    use faer::dyn_stack::{MemBuffer, MemStack};
+    use faer::sparse::linalg::cholesky::LltRef;
+    // A 3-D grid under nested dissection: wide separators (faer's dense
+    // kernels in `substitution.rs`) and narrow supernodes (its loops).
+    let a = grid(14, 13, 12, 0.1);
+    let n = a.ncols();
+    let f = LinearSolver::new(a.symbolic())
+        .unwrap()
+        .factor(a.as_ref())
+        .unwrap();
+    let SymbolicCholeskyRaw::Supernodal(sym) = f.symbolic.raw() else {
+        panic!("a supernodal factor");
+    };
+    let widths: Vec<usize> = sym
+        .supernode_begin()
+        .iter()
+        .zip(sym.supernode_end())
+        .map(|(b, e)| e - b)
+        .collect();
+    assert!(
+        widths
+            .iter()
+            .any(|&w| w >= substitution::DENSE_KERNEL_COLUMNS)
+    );
+    assert!(
+        widths
+            .iter()
+            .any(|&w| w < substitution::DENSE_KERNEL_COLUMNS)
+    );
+    let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin() + 0.1).collect();
+    let faer_solve = |values: &[f64], y: &mut [f64]| {
+        let mut buf = MemBuffer::new(f.symbolic.solve_in_place_scratch::<f64>(1, Par::Seq));
+        LltRef::new(&f.symbolic, values).solve_in_place_with_conj(
+            faer::Conj::No,
+            faer::MatMut::from_column_major_slice_mut(y, n, 1),
+            Par::Seq,
+            MemStack::new(&mut buf),
+        );
+    };
+    let mut theirs = b.clone();
+    faer_solve(&f.values, &mut theirs);
+    let mut ours = b.clone();
+    substitution::solve_llt(sym, &f.values, &mut ours);
+    let scale = theirs.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    for (o, t) in ours.iter().zip(&theirs) {
+        assert!((o - t).abs() <= 1e-13 * scale, "{o} against {t}");
+    }
+    // Single precision (the preconditioner's copy), to its precision.
+    let single: Vec<f32> = f.values.iter().map(|&v| v as f32).collect();
+    let mut ours32: Vec<f32> = b.iter().map(|&v| v as f32).collect();
+    substitution::solve_llt(sym, &single, &mut ours32);
+    for (o, t) in ours32.iter().zip(&theirs) {
+        assert!((f64::from(*o) - t).abs() <= 1e-4 * scale, "{o} against {t}");
+    }
 }
