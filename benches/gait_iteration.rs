@@ -6,7 +6,9 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [reuse=R] [noref] [noload] [plain|gn|lm|run|starts]`
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [reuse=R] [noref] [noload] [local] [plain|gn|lm|run|starts]`
+//! (`local`: reused factorizations are refreshed with the ground's
+//! node-local Hessian entries, `NewtonSettings::local_updates`)
 //! (`plain`: only the plain rollout; `reuse=R`: `NewtonSettings::reuse_below`
 //! R instead of the gait's 0.5)
 //! (`noload`: trials run concurrently on every simulator even while other
@@ -45,6 +47,9 @@ fn main() {
     }
     if has("pcg") {
         setup.newton.directions = pliant::core::Directions::Pcg;
+    }
+    if has("local") {
+        setup.newton.local_updates = true;
     }
     if has("noreuse") {
         setup.newton.reuse_below = 0.0;

@@ -51,6 +51,7 @@ mod integrator;
 pub mod json;
 mod layout;
 pub mod linsolve;
+mod local_blocks;
 pub mod mat3;
 mod model;
 mod motion;

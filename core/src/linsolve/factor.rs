@@ -1,6 +1,7 @@
 //! A numeric factorization and its solves.
 
 use super::substitution::{Real, solve_llt};
+use super::trailing::Trailing;
 use super::{Permuted, Spare};
 use faer::dyn_stack::{MemBuffer, MemStack};
 use faer::sparse::linalg::cholesky::{LdltRef, LltRef, SymbolicCholesky, SymbolicCholeskyRaw};
@@ -18,6 +19,10 @@ pub struct Factor {
     pub(super) single: OnceLock<Vec<f32>>,
     pub(super) par: Par,
     pub(super) spare: Arc<Spare>,
+    /// The block of its last unknowns, when they were ordered last to be
+    /// refreshed ([`Factor::refresh`]), with the values its owner recorded
+    /// at the factorization.
+    pub(super) trailing: Option<Box<(Trailing, Vec<f64>)>>,
 }
 
 impl Drop for Factor {
@@ -67,6 +72,34 @@ impl Factor {
             }
         }
         x
+    }
+
+    /// Keeps the block of the last `m` unknowns of the ordering for
+    /// [`Factor::refresh`], with `at`, values the caller reads back by
+    /// [`Factor::refreshable`] (the changing entries as factorized). A
+    /// factor that is not supernodal `LLᵀ` keeps nothing.
+    pub(crate) fn keep_trailing(&mut self, m: usize, at: Vec<f64>) {
+        self.trailing = Trailing::of(self, m).map(|t| Box::new((t, at)));
+    }
+    /// The trailing block and the values recorded with it, if kept.
+    pub(crate) fn refreshable(&self) -> Option<(&Trailing, &[f64])> {
+        self.trailing.as_deref().map(|(t, at)| (t, at.as_slice()))
+    }
+    /// Makes this the factor of the matrix it factorized plus `delta`
+    /// (`(row, column, value)`, the matrix's numbering, each symmetric pair
+    /// once, every entry inside the trailing block; see
+    /// `linsolve/trailing.rs`). `false`, the factor unchanged, when there
+    /// is no trailing block or the updated block is not positive definite.
+    pub(crate) fn refresh(&mut self, delta: &[(usize, usize, f64)]) -> bool {
+        let Some(block) = self.trailing.take() else {
+            return false;
+        };
+        let done = block.0.update(&mut self.values, delta);
+        self.trailing = Some(block);
+        if done && let Some(single) = self.single.take() {
+            self.spare.give_single(single);
+        }
+        done
     }
 
     fn solve_in_place(&self, rhs: MatMut<'_, f64>) {

@@ -47,6 +47,7 @@ mod spare;
 mod substitution;
 #[cfg(test)]
 mod tests;
+mod trailing;
 
 pub use factor::Factor;
 pub use parallel::{
@@ -83,7 +84,16 @@ pub struct LinearSolver {
     par: Par,
     ordering: Ordering,
     spare: Arc<Spare>,
+    /// Analyses of the same pattern with given unknowns ordered last
+    /// ([`LinearSolver::with_last`]), the most recently used at the end.
+    with_last: Arc<std::sync::Mutex<WithLast>>,
 }
+
+/// Analyses kept by the unknowns they order last.
+type WithLast = Vec<(Vec<usize>, LinearSolver)>;
+
+/// Analyses with unknowns ordered last that a [`LinearSolver`] keeps.
+const WITH_LAST_KEPT: usize = 16;
 
 /// The fill-reducing permutation and the pattern of `P A Pᵀ`.
 #[derive(Debug)]
@@ -194,6 +204,22 @@ impl LinearSolver {
             }
         }
         let (ordering, forward, simplicial, _) = best.expect("at least one ordering analysed");
+        Self::with_forward(pattern, forward, simplicial, ordering, n_aux)
+    }
+    /// The analysis of `pattern` in the order `forward` (`forward[i]`: the
+    /// unknown at position `i`), simplicial or supernodal as told.
+    fn with_forward(
+        pattern: SymbolicSparseColMatRef<'_, usize>,
+        forward: Vec<usize>,
+        simplicial: bool,
+        ordering: Ordering,
+        n_aux: usize,
+    ) -> Result<Self> {
+        let err = |e| CoreError::LinearSolve {
+            what: "symbolic Cholesky",
+            detail: format!("{e:?}"),
+        };
+        let n = pattern.ncols();
         let mut inverse = vec![0; n];
         for (i, &f) in forward.iter().enumerate() {
             inverse[f] = i;
@@ -257,7 +283,85 @@ impl LinearSolver {
             par,
             ordering,
             spare: Arc::default(),
+            with_last: Arc::default(),
         })
+    }
+    /// This pattern analysed with the unknowns `last` (sorted, distinct,
+    /// below the size) ordered last, the others in this analysis's order;
+    /// supernodal, so that a factor can refresh their block
+    /// (`linsolve/trailing.rs`). `None` for augmented or simplicial
+    /// analyses, whose factors have no such block. The analysis is a
+    /// function of `last` alone; the solver keeps the last
+    /// [`WITH_LAST_KEPT`] it made.
+    pub(crate) fn with_last(&self, last: &[usize]) -> Result<Option<Self>> {
+        let pm = &self.permuted;
+        let n = pm.forward.len();
+        if pm.n_aux != 0
+            || matches!(self.symbolic.raw(), SymbolicCholeskyRaw::Simplicial(_))
+            || last.is_empty()
+            || last.windows(2).any(|w| w[0] >= w[1])
+            || last.last().is_some_and(|&l| l >= n)
+        {
+            return Ok(None);
+        }
+        let kept = |cache: &mut WithLast| {
+            let at = cache.iter().position(|(k, _)| k == last)?;
+            let hit = cache.remove(at);
+            let solver = hit.1.clone();
+            cache.push(hit);
+            Some(solver)
+        };
+        if let Some(solver) = self.with_last.lock().ok().as_deref_mut().and_then(kept) {
+            return Ok(Some(solver));
+        }
+        let mut is_last = vec![false; n];
+        for &l in last {
+            is_last[l] = true;
+        }
+        // The others in AMD's order of their own pattern (the rows and
+        // columns of `last` removed), then `last`.
+        let rest: Vec<usize> = (0..n).filter(|&f| !is_last[f]).collect();
+        let mut index_in_rest = vec![usize::MAX; n];
+        for (k, &f) in rest.iter().enumerate() {
+            index_in_rest[f] = k;
+        }
+        let mut pairs = Vec::new();
+        for j in 0..n {
+            for &r in &pm.row_idx[pm.col_ptr[j]..pm.col_ptr[j + 1]] {
+                let (a, b) = (index_in_rest[r], index_in_rest[j]);
+                if a != usize::MAX && b != usize::MAX {
+                    pairs.push(Pair::new(a.max(b), a.min(b)));
+                }
+            }
+        }
+        let (sub, _) = crate::sparse::pattern_of(rest.len(), &pairs)?;
+        let err = |e| CoreError::LinearSolve {
+            what: "symbolic Cholesky",
+            detail: format!("{e:?}"),
+        };
+        let amd = factorize_symbolic_cholesky(
+            sub.as_ref(),
+            Side::Lower,
+            SymmetricOrdering::Amd,
+            CholeskySymbolicParams::default(),
+        )
+        .map_err(err)?;
+        let forward: Vec<usize> = match amd.perm() {
+            Some(p) => p.arrays().0.iter().map(|&k| rest[k]).collect(),
+            None => rest,
+        }
+        .into_iter()
+        .chain(last.iter().copied())
+        .collect();
+        let pattern = SymbolicSparseColMatRef::new_checked(n, n, &pm.col_ptr, None, &pm.row_idx);
+        let solver = Self::with_forward(pattern, forward, false, self.ordering, 0)?;
+        if let Ok(mut cache) = self.with_last.lock() {
+            if cache.len() >= WITH_LAST_KEPT {
+                cache.remove(0);
+            }
+            cache.push((last.to_vec(), solver.clone()));
+        }
+        Ok(Some(solver))
     }
     /// The ordering chosen for this pattern: nested dissection when its
     /// factor has fewer entries than AMD's (systems of at least
@@ -345,6 +449,7 @@ impl LinearSolver {
             single: Default::default(),
             par: self.par,
             spare: self.spare.clone(),
+            trailing: None,
         })
     }
 }

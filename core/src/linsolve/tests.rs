@@ -348,3 +348,99 @@ fn substitution_agrees_with_faers_solve_on_narrow_and_wide_supernodes() {
         assert!((f64::from(*o) - t).abs() <= 1e-4 * scale, "{o} against {t}");
     }
 }
+
+/// `a` with `delta` (`(row, column, value)`, row ≥ column) added to its
+/// stored entries.
+fn plus(a: &SparseColMat<usize, f64>, delta: &[(usize, usize, f64)]) -> SparseColMat<usize, f64> {
+    let mut b = a.clone();
+    let (cp, ri) = (
+        a.symbolic().col_ptr().to_vec(),
+        a.symbolic().row_idx().to_vec(),
+    );
+    for &(r, c, v) in delta {
+        let k = (cp[c]..cp[c + 1])
+            .find(|&k| ri[k] == r)
+            .expect("stored entry");
+        b.val_mut()[k] += v;
+    }
+    b
+}
+
+#[test]
+fn a_refreshed_trailing_block_is_the_factor_of_the_changed_matrix() {
+    // A supernodal 3-D grid; the unknowns of one corner layer ordered last
+    // and changed on their diagonals and couplings, as contacts do.
+    let a = grid(9, 8, 7, 0.1);
+    let n = a.ncols();
+    let base = LinearSolver::new(a.symbolic()).unwrap();
+    assert!(matches!(
+        base.symbolic.raw(),
+        SymbolicCholeskyRaw::Supernodal(_)
+    ));
+    let last: Vec<usize> = (0..n).filter(|i| i % 7 == 0 && *i < 8 * 7 * 3).collect();
+    let solver = base
+        .with_last(&last)
+        .unwrap()
+        .expect("a supernodal analysis");
+    // The same analysis again comes from the solver's store.
+    let again = base.with_last(&last).unwrap().unwrap();
+    assert!(Arc::ptr_eq(&solver.symbolic, &again.symbolic));
+    assert_eq!(&solver.permuted.forward[n - last.len()..], last.as_slice());
+    let mut delta: Vec<(usize, usize, f64)> = last
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| (i, i, 0.5 + 0.1 * k as f64))
+        .collect();
+    // And an off-diagonal entry between two of them that the grid couples.
+    let (cp, ri) = (a.symbolic().col_ptr(), a.symbolic().row_idx());
+    let coupled = last
+        .iter()
+        .find_map(|&c| {
+            ri[cp[c]..cp[c + 1]]
+                .iter()
+                .find(|&&r| r != c && last.contains(&r))
+                .map(|&r| (r, c))
+        })
+        .expect("two coupled unknowns among the last");
+    delta.push((coupled.0, coupled.1, -0.3));
+    let mut f = solver.factor(a.as_ref()).unwrap();
+    f.keep_trailing(last.len(), vec![]);
+    assert!(f.refresh(&delta));
+    let changed = plus(&a, &delta);
+    let fresh = base.factor(changed.as_ref()).unwrap();
+    let b: Vec<f64> = (0..n).map(|i| ((i * 37) % 11) as f64 - 5.0).collect();
+    let (x, y) = (f.solve(&b), fresh.solve(&b));
+    let scale = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    for (xi, yi) in x.iter().zip(&y) {
+        assert!((xi - yi).abs() <= 1e-12 * scale, "{xi} against {yi}");
+    }
+    // And it solves the changed system, not the original one.
+    let r = sym_mul(&changed, &x);
+    assert!(r.iter().zip(&b).all(|(r, b)| (r - b).abs() < 1e-10));
+    // A change that makes the block indefinite is refused, the factor kept.
+    let before = f.values.clone();
+    assert!(!f.refresh(&[(last[0], last[0], -1e3)]));
+    assert_eq!(f.values, before);
+}
+
+#[test]
+fn unknowns_last_are_refused_where_no_block_can_be_refreshed() {
+    let small = grid(3, 3, 2, 0.1);
+    let simplicial = LinearSolver::new(small.symbolic()).unwrap();
+    assert!(matches!(
+        simplicial.symbolic.raw(),
+        SymbolicCholeskyRaw::Simplicial(_)
+    ));
+    assert!(simplicial.with_last(&[0, 1]).unwrap().is_none());
+    let a = grid(9, 8, 7, 0.1);
+    let base = LinearSolver::new(a.symbolic()).unwrap();
+    assert!(base.with_last(&[]).unwrap().is_none());
+    assert!(base.with_last(&[3, 2]).unwrap().is_none(), "unsorted");
+    assert!(
+        base.with_last(&[a.ncols()]).unwrap().is_none(),
+        "out of range"
+    );
+    // A factor without a kept block refreshes nothing.
+    let mut f = base.factor(a.as_ref()).unwrap();
+    assert!(!f.refresh(&[(0, 0, 1.0)]));
+}

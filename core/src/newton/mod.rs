@@ -8,6 +8,7 @@ mod settings;
 mod start;
 mod ways;
 
+use crate::local_blocks::LocalEntries;
 use directions::{AMG_MAX_FORCING, Mode};
 pub use directions::{
     AMG_MAX_ITERATIONS, AMG_MIN_FACTOR_ENTRIES, AMG_MIN_FILL_PER_LOG2, AMG_REFRESH_ABOVE,
@@ -108,6 +109,10 @@ pub(crate) trait Potential {
     /// Lower triangle of `∇²Φ` over the free DOFs, with element Hessians
     /// PSD-projected when `project`.
     fn hessian(&mut self, x: &[f64], project: bool) -> Result<SparseColMatRef<'_, usize, f64>>;
+    /// `∇²Φ`'s entries from node-local energies (see
+    /// [`crate::local_blocks`]) at `x`: `(row, column)` over the free DOFs
+    /// (row ≥ column) and values; `None` when there are none.
+    fn local_hessian(&mut self, x: &[f64]) -> Option<LocalEntries<'_>>;
     /// The last Hessian with its element blocks projected onto the PSD cone
     /// (no re-evaluation of the energies).
     fn project_last(&mut self) -> Result<SparseColMatRef<'_, usize, f64>>;
@@ -187,19 +192,60 @@ fn direction_factor(
     stats: &mut NewtonStats,
     h_max: &mut f64,
     resolution: &mut f64,
+    local: Option<&mut Vec<usize>>,
 ) -> std::result::Result<Factor, String> {
+    // With `local`, the DOFs of the node-local entries that are not zero
+    // here are ordered last (with those ordered last before, while they
+    // fit: contacts come and go within a few steps, and a new analysis
+    // costs about a factorization), so that reuses of this factor can
+    // refresh their block (see `refreshed`).
+    let mut kept = None;
+    if let Some(last_before) = local
+        && let Some((pairs, values)) = pot.local_hessian(x)
+    {
+        let mut active: Vec<usize> = pairs
+            .iter()
+            .zip(values)
+            .filter(|(_, v)| **v != 0.0)
+            .flat_map(|(&(r, c), _)| [r, c])
+            .collect();
+        active.sort_unstable();
+        active.dedup();
+        let mut union = last_before.clone();
+        union.extend(active.iter().copied());
+        union.sort_unstable();
+        union.dedup();
+        let last = if local_block_fits(union.len(), solver.factor_entries()) {
+            union
+        } else {
+            active
+        };
+        if local_block_fits(last.len(), solver.factor_entries())
+            && let Some(s) = solver.with_last(&last).map_err(|e| e.to_string())?
+        {
+            kept = Some((s, last.len(), values.to_vec()));
+            *last_before = last;
+        }
+    }
+    let keep = |mut f: Factor, kept: &Option<(LinearSolver, usize, Vec<f64>)>| {
+        if let Some((_, m, at)) = kept {
+            f.keep_trailing(*m, at.clone());
+        }
+        f
+    };
+    let solver = kept.as_ref().map_or(solver, |k| &k.0);
     let mut h = pot
         .hessian(x, strategy == HessianStrategy::Project)
         .map_err(|e| e.to_string())?;
     (*h_max, *resolution) = hessian_floors(h, x, free);
     if let Ok(f) = solver.factor(h) {
-        return Ok(f);
+        return Ok(keep(f, &kept));
     }
     if strategy == HessianStrategy::ExactThenProject {
         stats.projected += 1;
         h = pot.project_last().map_err(|e| e.to_string())?;
         if let Ok(f) = solver.factor(h) {
-            return Ok(f);
+            return Ok(keep(f, &kept));
         }
     }
     stats.shifted += 1;
@@ -210,11 +256,46 @@ fn direction_factor(
         let hs = pot.shifted(shift).map_err(|e| e.to_string())?;
         if let Ok(f) = solver.factor(hs) {
             *last_shift = shift;
-            return Ok(f);
+            return Ok(keep(f, &kept));
         }
         shift *= 10.0;
     }
     Err("the Hessian could not be made positive definite".into())
+}
+
+/// Most DOFs a refreshable block of node-local entries may have: its dense
+/// Cholesky factorization (`m³/3` operations per refresh) must stay well
+/// below a sparse one, and its `m²` entries within the factor's.
+const LOCAL_BLOCK_MAX_DOFS: usize = 384;
+
+/// Whether a block of `m` DOFs is worth ordering last in a factor of
+/// `factor_entries` entries (see [`LOCAL_BLOCK_MAX_DOFS`]).
+fn local_block_fits(m: usize, factor_entries: usize) -> bool {
+    m > 0 && m <= LOCAL_BLOCK_MAX_DOFS && m * m <= factor_entries
+}
+
+/// Refreshes the kept `factor` with the node-local entries at `x` (its
+/// trailing block, see `linsolve/trailing.rs`): afterwards it is the factor
+/// of the Hessian it was made from with those entries as they are at `x`.
+/// `false` when it has no such block, the entries are not finite, or the
+/// refreshed block is not positive definite.
+fn refreshed(pot: &mut dyn Potential, x: &[f64], factor: &mut Factor) -> bool {
+    let Some((block, at)) = factor.refreshable() else {
+        return false;
+    };
+    let Some((pairs, now)) = pot.local_hessian(x) else {
+        return false;
+    };
+    let mut delta = Vec::new();
+    for ((&(r, c), &v), &a) in pairs.iter().zip(now).zip(at) {
+        if !v.is_finite() {
+            return false;
+        }
+        if v != a && block.contains(r) && block.contains(c) {
+            delta.push((r, c, v - a));
+        }
+    }
+    factor.refresh(&delta)
 }
 
 /// What a Newton solve leaves for the next one (the next time step).
@@ -235,6 +316,10 @@ pub(crate) struct NewtonCarry {
     /// Whether its assemblies run their element loops in parallel, by
     /// timing (see [`ways`]).
     pub(crate) assembly_ways: ways::AssemblyWays,
+    /// The DOFs last ordered last for refreshable node-local entries (see
+    /// [`NewtonSettings::local_updates`]); a new factorization orders them
+    /// last again with those active there.
+    pub local_last: Vec<usize>,
 }
 
 /// Minimizes `pot` over the free DOFs `free` of `x`, in place. With
@@ -360,8 +445,17 @@ pub(crate) fn minimize_with(
         if stats.iterations >= settings.max_iterations {
             return Err(fail(stats, "iteration limit reached".into()));
         }
-        let reuse =
+        let mut reuse =
             !pcg_mode && !amg_mode && settings.reuse_below > 0.0 && factor.is_some() && fast;
+        if reuse
+            && settings.local_updates
+            && let Some(f) = factor.as_mut()
+            && f.refreshable().is_some()
+        {
+            // A kept factor with a refreshable block: brought up to date
+            // with the node-local entries here, or replaced.
+            reuse = refreshed(pot, x, f);
+        }
         let neg: Vec<f64> = g.iter().map(|v| -v).collect();
         let mut by_pcg: Option<Vec<f64>> = None;
         if pcg_mode
@@ -472,6 +566,8 @@ pub(crate) fn minimize_with(
                     &mut stats,
                     &mut h_max,
                     &mut resolution,
+                    (settings.local_updates && settings.reuse_below > 0.0 && !amg_mode)
+                        .then_some(&mut carry.local_last),
                 )
                 .map_err(|r| fail(stats, r))?,
             );

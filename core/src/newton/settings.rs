@@ -75,6 +75,17 @@ pub struct NewtonSettings {
     /// and whenever the line search rejects a reused direction. The
     /// converged state meets the same tolerance either way.
     pub reuse_below: f64,
+    /// With [`NewtonSettings::reuse_below`] > 0: a factorization is made
+    /// with the DOFs of the non-zero node-local Hessian entries (ground
+    /// contact and friction; energies whose elements act on one node)
+    /// ordered last, and each reuse first refreshes that trailing block with
+    /// the entries at the current iterate (a dense Cholesky factorization of
+    /// the block's Schur complement, `linsolve/trailing.rs`). A reused
+    /// direction then sees where feet stick, slip and touch down, as a
+    /// fresh one would, and only the body's elastic Hessian is lagged. On
+    /// by default; off reuses factorizations as they are. Skipped when the
+    /// block would exceed 384 DOFs.
+    pub local_updates: bool,
     /// How Newton directions are solved for: by the factorization of the
     /// current Hessian, or by conjugate gradients preconditioned with a kept
     /// one (see [`Directions`]).
@@ -105,6 +116,7 @@ impl Default for NewtonSettings {
             max_step_halvings: 0,
             hessian: HessianStrategy::ExactShift,
             reuse_below: 0.0,
+            local_updates: false,
             directions: Directions::Auto,
             carry_shift: false,
             start: NewtonStart::LowerPotential,

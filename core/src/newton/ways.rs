@@ -19,6 +19,7 @@
 
 use super::Potential;
 use crate::error::Result;
+use crate::local_blocks::LocalEntries;
 use crate::parallel::on_calling_thread;
 use crate::parallel_choice::ParallelChoice;
 use faer::sparse::SparseColMatRef;
@@ -62,6 +63,10 @@ impl Potential for Chosen<'_> {
         self.ways.0.run_kind(HESSIAN, |parallel| {
             on_calling_thread(!parallel, || pot.hessian(x, project))
         })
+    }
+
+    fn local_hessian(&mut self, x: &[f64]) -> Option<LocalEntries<'_>> {
+        self.pot.local_hessian(x)
     }
 
     fn project_last(&mut self) -> Result<SparseColMatRef<'_, usize, f64>> {

@@ -3,6 +3,7 @@
 use crate::assembly::Assembler;
 use crate::error::Result;
 use crate::integrator::StepForm;
+use crate::local_blocks::LocalEntries;
 use crate::model::Model;
 use crate::newton::Potential;
 use crate::state::EvalState;
@@ -122,6 +123,19 @@ impl Potential for StepPotential<'_> {
         };
         let scale = self.form.c_e * self.form.a_y * self.form.a_y;
         self.asm.hessian(self.model, &s, scale, &self.diag, project)
+    }
+    fn local_hessian(&mut self, x: &[f64]) -> Option<LocalEntries<'_>> {
+        self.eval_point(x);
+        let s = EvalState {
+            q: &self.y,
+            q_prev: self.x_prev,
+            p: self.p,
+            h: self.form.h_eval,
+            dt: self.form.step,
+            t: self.t_eval,
+        };
+        let scale = self.form.c_e * self.form.a_y * self.form.a_y;
+        self.asm.local_hessian(self.model, &s, scale)
     }
     fn project_last(&mut self) -> Result<SparseColMatRef<'_, usize, f64>> {
         let scale = self.form.c_e * self.form.a_y * self.form.a_y;
