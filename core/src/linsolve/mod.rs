@@ -287,8 +287,9 @@ impl LinearSolver {
         })
     }
     /// This pattern analysed with the unknowns `last` (sorted, distinct,
-    /// below the size) ordered last, the others in this analysis's order;
-    /// supernodal, so that a factor can refresh their block
+    /// below the size) ordered last, the others by AMD of their own
+    /// pattern (nested dissection is not tried: the blocks this serves are
+    /// refreshed on robot-sized systems); supernodal, so that a factor can refresh their block
     /// (`linsolve/trailing.rs`). `None` for augmented or simplicial
     /// analyses, whose factors have no such block. The analysis is a
     /// function of `last` alone; the solver keeps the last
@@ -354,7 +355,7 @@ impl LinearSolver {
         .chain(last.iter().copied())
         .collect();
         let pattern = SymbolicSparseColMatRef::new_checked(n, n, &pm.col_ptr, None, &pm.row_idx);
-        let solver = Self::with_forward(pattern, forward, false, self.ordering, 0)?;
+        let solver = Self::with_forward(pattern, forward, false, Ordering::Amd, 0)?;
         if let Ok(mut cache) = self.with_last.lock() {
             if cache.len() >= WITH_LAST_KEPT {
                 cache.remove(0);

@@ -566,7 +566,10 @@ pub(crate) fn minimize_with(
                     &mut stats,
                     &mut h_max,
                     &mut resolution,
-                    (settings.local_updates && settings.reuse_below > 0.0 && !amg_mode)
+                    (settings.local_updates
+                        && settings.reuse_below > 0.0
+                        && !pcg_mode
+                        && !amg_mode)
                         .then_some(&mut carry.local_last),
                 )
                 .map_err(|r| fail(stats, r))?,
