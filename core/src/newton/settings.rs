@@ -85,6 +85,7 @@ pub struct NewtonSettings {
     /// fresh one would, and only the body's elastic Hessian is lagged. On
     /// by default; off reuses factorizations as they are. Skipped when the
     /// block would exceed 384 DOFs.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub local_updates: bool,
     /// How Newton directions are solved for: by the factorization of the
     /// current Hessian, or by conjugate gradients preconditioned with a kept
