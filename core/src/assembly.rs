@@ -13,7 +13,6 @@
 use crate::Invalid;
 use crate::element::{Block, NO_PARAM, SplitHessian};
 use crate::error::{CoreError, Result};
-use crate::local_blocks::{LocalBlocks, LocalEntries};
 use crate::model::Model;
 use crate::parallel::goes_parallel;
 use crate::sparse::RankOne;
@@ -97,8 +96,6 @@ pub struct Assembler {
     last_scale: f64,
     /// Each energy's [`crate::Energy::structure_version`] when the pattern was built.
     versions: Vec<u64>,
-    /// The node-local energies' entries (see [`LocalBlocks`]).
-    local: LocalBlocks,
 }
 
 impl Assembler {
@@ -231,7 +228,6 @@ impl Assembler {
         let narrow = |v: Vec<usize>| -> Vec<u32> { v.into_iter().map(|i| i as u32).collect() };
         let (slots, dest) = (narrow(slots), narrow(dest));
         let matrix = SparseColMat::new(symbolic, vec![0.0; nnz]);
-        let local = LocalBlocks::new(model, &free_of);
         let grad_len = spans.iter().map(|s| s.n_el * s.ns).sum();
         Ok(Self {
             n,
@@ -251,23 +247,7 @@ impl Assembler {
                 .iter()
                 .map(|e| e.structure_version())
                 .collect(),
-            local,
         })
-    }
-
-    /// `scale ·` the Hessian entries of the node-local energies at `s`
-    /// (see [`LocalBlocks`]): `(row, column)` over the free DOFs (row ≥
-    /// column) and values; `None` when the model has none.
-    pub(crate) fn local_hessian(
-        &mut self,
-        model: &Model,
-        s: &EvalState,
-        scale: f64,
-    ) -> Option<LocalEntries<'_>> {
-        if self.local.is_empty() {
-            return None;
-        }
-        Some(self.local.evaluate(model, s, scale))
     }
 
     /// Whether the pattern still matches the energies' element sets (no

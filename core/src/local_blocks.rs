@@ -40,8 +40,12 @@ pub(crate) struct LocalBlocks {
 impl LocalBlocks {
     /// The node-local energies of `model` (elements of at most 3 DOFs, all
     /// distinct, Hessian not split) and the entries they write among the
-    /// free DOFs (`free_of`: global → free index or [`NOT_FREE`]).
-    pub(crate) fn new(model: &Model, free_of: &[usize]) -> Self {
+    /// free DOFs (`free_dofs`: the global index of each, in solve order).
+    pub(crate) fn new(model: &Model, free_dofs: &[usize]) -> Self {
+        let mut free_of = vec![NOT_FREE; model.n_dofs()];
+        for (k, &i) in free_dofs.iter().enumerate() {
+            free_of[i] = k;
+        }
         let mut out = Self::default();
         let mut index = std::collections::HashMap::new();
         let mut dofs = [0usize; NODE_DOFS];
@@ -83,20 +87,19 @@ impl LocalBlocks {
         out
     }
 
-    /// Whether the model has node-local energies with free DOFs.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.pairs.is_empty()
-    }
-
     /// `scale ·` the node-local energies' Hessian at `s`: the entries
     /// (row ≥ column, free DOFs) and their values, each the sum of its
-    /// elements' contributions in model order.
+    /// elements' contributions in model order; `None` when the model has
+    /// no node-local entry on a free DOF.
     pub(crate) fn evaluate(
         &mut self,
         model: &Model,
         s: &EvalState,
         scale: f64,
-    ) -> LocalEntries<'_> {
+    ) -> Option<LocalEntries<'_>> {
+        if self.pairs.is_empty() {
+            return None;
+        }
         let mut off = 0;
         for &(k, n_el, ns) in &self.energies {
             let len = n_el * ns * ns;
@@ -113,6 +116,6 @@ impl LocalBlocks {
                 self.values[p as usize] += scale * b;
             }
         }
-        (&self.pairs, &self.values)
+        Some((&self.pairs, &self.values))
     }
 }

@@ -12,6 +12,7 @@ use crate::assembly::Assembler;
 use crate::error::{CoreError, Invalid, Result};
 use crate::integrator::Integrator;
 use crate::linsolve::LinearSolver;
+use crate::local_blocks::LocalBlocks;
 use crate::model::Model;
 use crate::newton::{
     CoarseOperators, NewtonSettings, NewtonStart, NewtonStats, Potential, minimize_with,
@@ -90,6 +91,9 @@ pub struct Simulator {
     dt: f64,
     newton: NewtonSettings,
     asm: Assembler,
+    /// The node-local energies' Hessian entries, which Newton may refresh
+    /// in a kept factorization ([`NewtonSettings::local_updates`]).
+    local: LocalBlocks,
     solver: LinearSolver,
     /// The last Newton factorization, carried to the next step when
     /// [`NewtonSettings::reuse_below`] or PCG directions use it (dropped on `set_state` and
@@ -129,6 +133,7 @@ impl Simulator {
         let asm = Assembler::new(&model)?;
         let solver = LinearSolver::new_augmented(asm.symbolic(), asm.n_aux())?;
         let free_dofs = Arc::new(asm.free_dofs().to_vec());
+        let local = LocalBlocks::new(&model, &free_dofs);
         let mass_free: Vec<f64> = free_dofs.iter().map(|&i| model.mass[i]).collect();
         if integrator == Integrator::SymplecticEuler
             && let Some(k) = mass_free.iter().position(|&m| m <= 0.0)
@@ -150,6 +155,7 @@ impl Simulator {
             dt,
             newton,
             asm,
+            local,
             solver,
             newton_carry: Default::default(),
             mass_free,
@@ -499,6 +505,7 @@ impl Simulator {
             debug_assert_eq!(asm.free_dofs(), self.free_dofs.as_slice());
             self.solver = LinearSolver::new_augmented(asm.symbolic(), asm.n_aux())?;
             self.asm = asm;
+            self.local = LocalBlocks::new(&self.model, &self.free_dofs);
             // The factorization no longer fits; a carried shift still
             // describes the model.
             self.newton_carry.factor = None;
@@ -534,6 +541,7 @@ impl Simulator {
         let mut pot = StepPotential::new(
             &self.model,
             &mut self.asm,
+            &mut self.local,
             form,
             &x_tilde,
             q0,

@@ -3,16 +3,35 @@
 use crate::assembly::Assembler;
 use crate::error::Result;
 use crate::integrator::StepForm;
-use crate::local_blocks::LocalEntries;
+use crate::local_blocks::{LocalBlocks, LocalEntries};
 use crate::model::Model;
 use crate::newton::Potential;
 use crate::state::EvalState;
 use faer::sparse::SparseColMatRef;
 
+/// The state the energies see at the evaluation point `y` of a step.
+fn eval_state<'s>(
+    y: &'s [f64],
+    x_prev: &'s [f64],
+    p: &'s [f64],
+    form: &StepForm,
+    t: f64,
+) -> EvalState<'s> {
+    EvalState {
+        q: y,
+        q_prev: x_prev,
+        p,
+        h: form.h_eval,
+        dt: form.step,
+        t,
+    }
+}
+
 /// The incremental potential of one step (see [`crate::integrator`]).
 pub(super) struct StepPotential<'a> {
     model: &'a Model,
     asm: &'a mut Assembler,
+    local: &'a mut LocalBlocks,
     form: StepForm,
     x_tilde: &'a [f64],
     x_prev: &'a [f64],
@@ -31,6 +50,7 @@ impl<'a> StepPotential<'a> {
     pub(super) fn new(
         model: &'a Model,
         asm: &'a mut Assembler,
+        local: &'a mut LocalBlocks,
         form: StepForm,
         x_tilde: &'a [f64],
         x_prev: &'a [f64],
@@ -42,6 +62,7 @@ impl<'a> StepPotential<'a> {
         Self {
             model,
             asm,
+            local,
             form,
             x_tilde,
             x_prev,
@@ -65,14 +86,7 @@ impl<'a> StepPotential<'a> {
         }
     }
     fn state(&self) -> EvalState<'_> {
-        EvalState {
-            q: &self.y,
-            q_prev: self.x_prev,
-            p: self.p,
-            h: self.form.h_eval,
-            dt: self.form.step,
-            t: self.t_eval,
-        }
+        eval_state(&self.y, self.x_prev, self.p, &self.form, self.t_eval)
     }
 }
 
@@ -93,14 +107,7 @@ impl Potential for StepPotential<'_> {
         self.eval_point(x);
         let mut gf = std::mem::take(&mut self.g_full);
         gf.fill(0.0);
-        let s = EvalState {
-            q: &self.y,
-            q_prev: self.x_prev,
-            p: self.p,
-            h: self.form.h_eval,
-            dt: self.form.step,
-            t: self.t_eval,
-        };
+        let s = eval_state(&self.y, self.x_prev, self.p, &self.form, self.t_eval);
         self.asm
             .add_gradient(self.model, &s, self.form.c_e * self.form.a_y, &mut gf);
         for (k, &i) in self.asm.free_dofs().iter().enumerate() {
@@ -113,29 +120,15 @@ impl Potential for StepPotential<'_> {
         for (d, m) in self.diag.iter_mut().zip(self.mass_free) {
             *d = self.form.c_m * m;
         }
-        let s = EvalState {
-            q: &self.y,
-            q_prev: self.x_prev,
-            p: self.p,
-            h: self.form.h_eval,
-            dt: self.form.step,
-            t: self.t_eval,
-        };
+        let s = eval_state(&self.y, self.x_prev, self.p, &self.form, self.t_eval);
         let scale = self.form.c_e * self.form.a_y * self.form.a_y;
         self.asm.hessian(self.model, &s, scale, &self.diag, project)
     }
     fn local_hessian(&mut self, x: &[f64]) -> Option<LocalEntries<'_>> {
         self.eval_point(x);
-        let s = EvalState {
-            q: &self.y,
-            q_prev: self.x_prev,
-            p: self.p,
-            h: self.form.h_eval,
-            dt: self.form.step,
-            t: self.t_eval,
-        };
+        let s = eval_state(&self.y, self.x_prev, self.p, &self.form, self.t_eval);
         let scale = self.form.c_e * self.form.a_y * self.form.a_y;
-        self.asm.local_hessian(self.model, &s, scale)
+        self.local.evaluate(self.model, &s, scale)
     }
     fn project_last(&mut self) -> Result<SparseColMatRef<'_, usize, f64>> {
         let scale = self.form.c_e * self.form.a_y * self.form.a_y;
