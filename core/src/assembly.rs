@@ -288,6 +288,32 @@ impl Assembler {
         model.energies().iter().map(|e| e.elements().value(s)).sum()
     }
 
+    /// [`Assembler::energy`] (returned) and [`Assembler::add_gradient`] in
+    /// one pass over each energy's elements, bit for bit what the two give.
+    pub fn energy_and_gradient(
+        &mut self,
+        model: &Model,
+        s: &EvalState,
+        scale: f64,
+        out: &mut [f64],
+    ) -> f64 {
+        let mut off = 0;
+        let mut values = Vec::with_capacity(self.spans.len());
+        for (e, sp) in model.energies().iter().zip(&self.spans) {
+            let len = sp.n_el * sp.ns;
+            values.push(
+                e.elements()
+                    .value_and_gradient(s, &mut self.grad[off..off + len]),
+            );
+            off += len;
+        }
+        for (g, &d) in self.grad.iter().zip(&self.dofs) {
+            out[d] += scale * g;
+        }
+        // Summed as `energy` sums them.
+        values.into_iter().sum()
+    }
+
     /// Adds `scale · ∇E` (full DOF length) to `out`.
     pub fn add_gradient(&mut self, model: &Model, s: &EvalState, scale: f64, out: &mut [f64]) {
         let mut off = 0;

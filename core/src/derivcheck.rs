@@ -2,7 +2,9 @@
 //! (analytic where it overrides them) against the dual-number fallback of its
 //! element set and against central finite differences of its value — for the
 //! gradient, the Hessian, the history block `∂²E/∂q∂q_prev`, the parameter
-//! block `∂²E/∂q∂p` and the parameter gradient `∂E/∂p`.
+//! block `∂²E/∂q∂p` and the parameter gradient `∂E/∂p` — and the value and
+//! gradient evaluated together ([`ElementSet::value_and_gradient`], what
+//! line searches call) against the two evaluated apart.
 //!
 //! Everything is assembled densely over the full DOF vector, so use it on
 //! small models (tens to a few hundred DOFs).
@@ -38,6 +40,11 @@ pub struct CheckReport {
     /// [`crate::SplitHessian`]) vs the energy's dense Hessian; 0 for an
     /// energy without a split form.
     pub split_vs_hessian: f64,
+    /// The value and gradient evaluated together
+    /// ([`ElementSet::value_and_gradient`]) vs [`ElementSet::value`] and the
+    /// gradient blocks: the larger of the two relative differences (the
+    /// engine's own elements give 0: they agree bit for bit).
+    pub fused_vs_separate: f64,
 }
 
 /// Tolerances for [`check`].
@@ -74,6 +81,10 @@ impl CheckReport {
                 self.param_gradient_vs_fallback,
             ),
             ("split Hessian vs Hessian", self.split_vs_hessian),
+            (
+                "value and gradient together vs apart",
+                self.fused_vs_separate,
+            ),
         ];
         let fd = [
             ("gradient vs FD", self.gradient_vs_fd),
@@ -208,6 +219,13 @@ pub fn check(energy: &dyn Energy, s: &EvalState, tol: &Tolerances) -> CheckRepor
     let fallback = |k: Block| dense(set, k, n, np, &|b| set.fallback_blocks(s, k, b));
     let g = grad_at(s);
     let g_fb = fallback(Block::Gradient);
+    let fused = {
+        let v = std::cell::Cell::new(0.0);
+        let g_fused = dense(set, Block::Gradient, n, np, &|b| {
+            v.set(set.value_and_gradient(s, b));
+        });
+        rel(&[v.get()], &[set.value(s)]).max(rel(&g_fused, &g))
+    };
     let hm = mine(Block::Hessian);
     let hm_fb = fallback(Block::Hessian);
     let hist = mine(Block::History);
@@ -300,6 +318,7 @@ pub fn check(energy: &dyn Energy, s: &EvalState, tol: &Tolerances) -> CheckRepor
         param_vs_fd: rel(&pb, &p_fd),
         param_gradient_vs_fd: rel(&pg, &pg_fd),
         split_vs_hessian: split,
+        fused_vs_separate: fused,
     }
 }
 

@@ -128,6 +128,37 @@ pub(crate) fn deterministic_chunk_sum(
     partial.iter().sum()
 }
 
+/// [`deterministic_chunk_sum`] whose chunks also write per-index blocks of
+/// `stride` values: `chunk(blocks, lo, hi)` fills `out[lo·stride..hi·stride]`
+/// (given as `blocks`) and returns the sum of its terms, added in order. The
+/// chunks are [`deterministic_chunk_sum`]'s, so the sum is bitwise the one it
+/// gives for the same terms, whatever the thread count.
+pub(crate) fn chunk_sum_with_blocks(
+    out: &mut [f64],
+    stride: usize,
+    len: usize,
+    chunk: impl Fn(&mut [f64], usize, usize) -> f64 + Sync + Send,
+) -> f64 {
+    if stride == 0 {
+        return deterministic_chunk_sum(len, |lo, hi| chunk(&mut [], lo, hi));
+    }
+    const CHUNK: usize = SUM_CHUNK;
+    let out = &mut out[..len * stride];
+    let run = |(c, o): (usize, &mut [f64])| chunk(o, c * CHUNK, ((c + 1) * CHUNK).min(len));
+    let partial: Vec<f64> = if !goes_parallel(len) {
+        out.chunks_mut(stride * CHUNK)
+            .enumerate()
+            .map(run)
+            .collect()
+    } else {
+        out.par_chunks_mut(stride * CHUNK)
+            .enumerate()
+            .map(run)
+            .collect()
+    };
+    partial.iter().sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -176,3 +176,49 @@ fn each_entry_is_the_ordered_sum_of_its_blocks_on_one_thread_or_two() {
         "{off_diagonal} non-zero off-diagonal entries"
     );
 }
+
+/// The energy and gradient of one pass ([`Assembler::energy_and_gradient`],
+/// what Newton's line search calls for a full step) are bitwise the energy
+/// and gradient of two, on one thread or two. The springs write no fused
+/// evaluation, so this is the engine's default path (an element's own is
+/// checked by `derivcheck`, e.g. the neo-Hookean tetrahedra).
+#[test]
+fn value_and_gradient_together_are_the_two_apart_on_one_thread_or_two() {
+    let (model, q) = lattice(9);
+    let mut asm = Assembler::new(&model).unwrap();
+    assert!(model.energies()[0].elements().len() >= pliant_core::parallel::PAR_MIN_LEN);
+    let p = model.params_at(0.0);
+    let s = EvalState {
+        q: &q,
+        q_prev: &q,
+        p: &p,
+        h: 0.01,
+        dt: 0.01,
+        t: 0.0,
+    };
+    let n = asm.n_dofs();
+    let mut runs = Vec::new();
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        runs.push(pool.install(|| {
+            let e = asm.energy(&model, &s);
+            let mut g = vec![0.0; n];
+            asm.add_gradient(&model, &s, 0.7, &mut g);
+            let mut g_both = vec![0.0; n];
+            let e_both = asm.energy_and_gradient(&model, &s, 0.7, &mut g_both);
+            assert_eq!(e.to_bits(), e_both.to_bits(), "{threads} thread(s)");
+            assert!(
+                g.iter()
+                    .zip(&g_both)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+                "{threads} thread(s): gradients differ"
+            );
+            (e_both, g_both)
+        }));
+    }
+    assert_eq!(runs[0].0.to_bits(), runs[1].0.to_bits());
+    assert!(runs[0].0 > 0.0 && runs[0].1.iter().any(|v| v.abs() > 1e-3));
+}

@@ -7,7 +7,7 @@ use crate::energy::Energy;
 use crate::error::{CoreError, Result};
 use crate::geometry::{Cells, Drawing, Field, Shape};
 use crate::layout::Layout;
-use crate::parallel::{SUM_CHUNK, deterministic_chunk_sum, for_each_batch};
+use crate::parallel::{SUM_CHUNK, chunk_sum_with_blocks, deterministic_chunk_sum, for_each_batch};
 use crate::spec::BindInfo;
 use crate::state::EvalState;
 use std::collections::HashMap;
@@ -318,6 +318,27 @@ impl<E: Element> ElementSet for Elements<E> {
     }
     fn blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]) {
         self.fill(s, kind, false, out)
+    }
+    fn value_and_gradient(&self, s: &EvalState, out: &mut [f64]) -> f64 {
+        let at = self.at(s);
+        let stride = self.stencil_size();
+        // The chunks and the order of `value`'s sum.
+        chunk_sum_with_blocks(out, stride, self.items.len(), |o, lo, hi| {
+            let mut v = [0.0; SUM_CHUNK];
+            for first in (lo..hi).step_by(BATCH) {
+                let m = BATCH.min(hi - first);
+                let (a, b) = (first - lo, first - lo + m);
+                E::Size::values_and_gradients(
+                    &self.items,
+                    first,
+                    &at,
+                    stride,
+                    &mut v[a..b],
+                    &mut o[a * stride..b * stride],
+                );
+            }
+            v[..hi - lo].iter().sum::<f64>()
+        })
     }
     fn fallback_blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]) {
         self.fill(s, kind, true, out)

@@ -196,6 +196,17 @@ pub trait Element: Send + Sync + 'static {
     fn gradient(&self, _l: &Local, _g: &mut [f64]) -> bool {
         false
     }
+    /// The energy (J) and `∂E/∂x` (`N`) from one evaluation, for elements
+    /// whose value and gradient share most of their work (a tetrahedron's
+    /// `det F`, `F⁻¹`, `ln J`). Newton's line search asks for both at each
+    /// full step it tries. `None` (the default) evaluates
+    /// [`Element::value`] (or [`Element::energy`]) and the gradient
+    /// separately. An override must give what those give — bit for bit is
+    /// best: then no iterate changes when it is written (the derivative
+    /// checks compare them, [`crate::derivcheck`]).
+    fn value_and_gradient(&self, _l: &Local, _g: &mut [f64]) -> Option<f64> {
+        None
+    }
     /// Analytic `∂²E/∂x²` (`N × N`, row-major).
     fn hessian(&self, _l: &Local, _h: &mut [f64]) -> bool {
         false

@@ -99,6 +99,13 @@ pub trait ElementSet: Send + Sync {
     /// Every element's block of `kind` into `out` (`len × kind.stride(..)`),
     /// analytic where written, dual numbers otherwise.
     fn blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]);
+    /// [`ElementSet::value`] (returned) and the [`Block::Gradient`] blocks
+    /// (into `out`) in one pass, bit for bit what the two give separately
+    /// (the default calls them one after the other).
+    fn value_and_gradient(&self, s: &EvalState, out: &mut [f64]) -> f64 {
+        self.blocks(s, Block::Gradient, out);
+        self.value(s)
+    }
     /// The same blocks from the dual-number fallback only (what derivative
     /// checks compare analytic blocks with).
     fn fallback_blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]);

@@ -69,6 +69,19 @@ pub trait Sizes: sealed::Sealed + Send + Sync + 'static {
     /// [`BATCH`]) into `out`.
     #[doc(hidden)]
     fn values<E: Element<Size = Self>>(items: &[E], first: usize, at: &At, out: &mut [f64]);
+    /// The energies of `items[first..first + vals.len()]` (at most
+    /// [`BATCH`]) into `vals` and their gradients (`stride` entries each)
+    /// into `grads`, from one evaluation per element where it writes
+    /// [`Element::value_and_gradient`].
+    #[doc(hidden)]
+    fn values_and_gradients<E: Element<Size = Self>>(
+        items: &[E],
+        first: usize,
+        at: &At,
+        stride: usize,
+        vals: &mut [f64],
+        grads: &mut [f64],
+    );
     /// Block `K` ([`Block::code`]) of `items[first..]`, `stride` entries
     /// each, into `out` (at most [`BATCH`] blocks), from the dual-number
     /// fallback if `FALLBACK`; the kind and the choice are compile-time
@@ -166,6 +179,44 @@ impl<const N: usize, const P: usize, const R: usize> Sizes for Stencil<N, P, R> 
             let ctx = Ctx::of(at.s);
             for (j, o) in out.iter_mut().enumerate() {
                 *o = value_of::<E, N, R>(&items[first + j], &b.local(j, ctx));
+            }
+        })
+    }
+
+    #[inline(always)]
+    fn values_and_gradients<E: Element<Size = Self>>(
+        items: &[E],
+        first: usize,
+        at: &At,
+        stride: usize,
+        vals: &mut [f64],
+        grads: &mut [f64],
+    ) {
+        const GRADIENT: u8 = Block::Gradient.code();
+        Batch::<N, P>::with::<E, _>(|mut b| {
+            b.gather(at, first, vals.len());
+            let ctx = Ctx::of(at.s);
+            for ((j, v), o) in vals.iter_mut().enumerate().zip(grads.chunks_mut(stride)) {
+                let l = b.local(j, ctx);
+                let e = &items[first + j];
+                let fused = match at.compact {
+                    None => e.value_and_gradient(&l, o),
+                    Some(keep) => {
+                        let mut g = [0.0; N];
+                        let v = e.value_and_gradient(&l, &mut g);
+                        for (o, &i) in o.iter_mut().zip(keep) {
+                            *o = g[i];
+                        }
+                        v
+                    }
+                };
+                *v = match fused {
+                    Some(value) => value,
+                    None => {
+                        block::<E, N, P, R, GRADIENT, false>(e, &l, at.compact, o);
+                        value_of::<E, N, R>(e, &l)
+                    }
+                };
             }
         })
     }

@@ -106,6 +106,14 @@ pub(crate) trait Potential {
     fn value(&mut self, x: &[f64]) -> f64;
     /// `∇Φ` restricted to the free DOFs (solve order).
     fn gradient(&mut self, x: &[f64], g: &mut [f64]);
+    /// `Φ(x)` (returned) and `∇Φ` (into `g`) from one pass over the
+    /// energies where they can share it, bit for bit what
+    /// [`Potential::value`] and [`Potential::gradient`] give.
+    fn value_and_gradient(&mut self, x: &[f64], g: &mut [f64]) -> f64 {
+        let v = self.value(x);
+        self.gradient(x, g);
+        v
+    }
     /// Lower triangle of `∇²Φ` over the free DOFs, with element Hessians
     /// PSD-projected when `project`.
     fn hessian(&mut self, x: &[f64], project: bool) -> Result<SparseColMatRef<'_, usize, f64>>;
@@ -347,8 +355,7 @@ pub(crate) fn minimize_with(
     let mut stats = NewtonStats::default();
     let mut g = vec![0.0; nf];
     let fscale = pot.force_scale();
-    let mut phi = pot.value(x);
-    pot.gradient(x, &mut g);
+    let mut phi = pot.value_and_gradient(x, &mut g);
     let r0 = inf_norm(&g) * fscale;
     let tol = settings.abs_tol + settings.rel_tol * r0;
     let fail = |stats: NewtonStats, reason: String| NewtonFailure {
@@ -628,12 +635,20 @@ pub(crate) fn minimize_with(
         } else {
             settings.max_backtracks
         };
-        for _ in 0..=backtracks {
+        for tried in 0..=backtracks {
             trial.copy_from_slice(x);
             for (k, &i) in free.iter().enumerate() {
                 trial[i] += alpha * d[k];
             }
-            let phi_t = pot.value(&trial);
+            // The full step is usually accepted: its gradient comes with its
+            // value from one pass over the elements. A shorter one first
+            // shows its value.
+            let with_gradient = tried == 0;
+            let phi_t = if with_gradient {
+                pot.value_and_gradient(&trial, &mut g_trial)
+            } else {
+                pot.value(&trial)
+            };
             if phi_t.is_finite() {
                 let armijo = phi_t <= phi + 1e-4 * alpha * slope;
                 // Near convergence Φ differences drown in round-off: accept a
@@ -649,7 +664,9 @@ pub(crate) fn minimize_with(
                 // -1.05e-7, and Newton stalled at 8.6e-7 N).
                 let unresolved = -slope <= 1e-10 * scale;
                 if armijo || roundoff || unresolved {
-                    pot.gradient(&trial, &mut g_trial);
+                    if !with_gradient {
+                        pot.gradient(&trial, &mut g_trial);
+                    }
                     let r_t = inf_norm(&g_trial) * fscale;
                     if r_t.is_finite() && ((armijo && !reuse) || r_t < stats.residual) {
                         x.copy_from_slice(&trial);

@@ -1,14 +1,14 @@
 //! Newton's assemblies in parallel or on the calling thread, whichever has
 //! lately been faster.
 //!
-//! The element loops of an assembly (values, gradients, Hessian blocks) run
+//! The element loops of an assembly (values, gradients, both at once, Hessian blocks) run
 //! in parallel over large element sets. Beside another busy process that
 //! loses: when one of the pool's threads is preempted in the middle of its
 //! share, the others finish theirs and wait for it. Measured on the settled
 //! 100-cell stack (2 cores, `yes > /dev/null` beside it, 2026-11-29): 2
 //! threads 3.32 / 3.41 ms per cell-step against 1 thread 2.97 / 2.90.
 //!
-//! [`AssemblyWays`] keeps a [`ParallelChoice`] over the three kinds of
+//! [`AssemblyWays`] keeps a [`ParallelChoice`] over the four kinds of
 //! assembly (one way for all, so the pool is not woken by one kind and left
 //! to sleep by the next; compared by the cost of the kinds' mix) and
 //! [`Chosen`] runs each assembly of a Newton solve through it, with
@@ -34,6 +34,7 @@ pub(crate) struct AssemblyWays(ParallelChoice);
 const VALUE: usize = 0;
 const GRADIENT: usize = 1;
 const HESSIAN: usize = 2;
+const VALUE_AND_GRADIENT: usize = 3;
 
 /// `pot` with its assemblies run as `ways` decides. The rework of an
 /// assembled Hessian ([`Potential::project_last`], [`Potential::shifted`],
@@ -55,6 +56,13 @@ impl Potential for Chosen<'_> {
         let pot = &mut *self.pot;
         self.ways.0.run_kind(GRADIENT, |parallel| {
             on_calling_thread(!parallel, || pot.gradient(x, g))
+        })
+    }
+
+    fn value_and_gradient(&mut self, x: &[f64], g: &mut [f64]) -> f64 {
+        let pot = &mut *self.pot;
+        self.ways.0.run_kind(VALUE_AND_GRADIENT, |parallel| {
+            on_calling_thread(!parallel, || pot.value_and_gradient(x, g))
         })
     }
 

@@ -75,6 +75,24 @@ impl<'a> StepPotential<'a> {
         }
     }
 
+    /// `Φ` at `x` from the energies' total `e` (J): `½ c_m |x − x̃|²_M + c_e e`.
+    fn total(&self, x: &[f64], e: f64) -> f64 {
+        let mut kin = 0.0;
+        if self.form.c_m != 0.0 {
+            for (&i, &m) in self.asm.free_dofs().iter().zip(self.mass_free) {
+                let d = x[i] - self.x_tilde[i];
+                kin += m * d * d;
+            }
+        }
+        0.5 * self.form.c_m * kin + self.form.c_e * e
+    }
+    /// `∇Φ` over the free DOFs into `g` from the energies' gradient `gf`
+    /// (full DOF length, already scaled by `c_e a_y`).
+    fn free_gradient(&self, x: &[f64], gf: &[f64], g: &mut [f64]) {
+        for (k, &i) in self.asm.free_dofs().iter().enumerate() {
+            g[k] = gf[i] + self.form.c_m * self.mass_free[k] * (x[i] - self.x_tilde[i]);
+        }
+    }
     fn eval_point(&mut self, x: &[f64]) {
         let (a, b) = (self.form.a_y, self.form.b_y);
         if b == 0.0 {
@@ -94,14 +112,7 @@ impl Potential for StepPotential<'_> {
     fn value(&mut self, x: &[f64]) -> f64 {
         self.eval_point(x);
         let e = self.asm.energy(self.model, &self.state());
-        let mut kin = 0.0;
-        if self.form.c_m != 0.0 {
-            for (&i, &m) in self.asm.free_dofs().iter().zip(self.mass_free) {
-                let d = x[i] - self.x_tilde[i];
-                kin += m * d * d;
-            }
-        }
-        0.5 * self.form.c_m * kin + self.form.c_e * e
+        self.total(x, e)
     }
     fn gradient(&mut self, x: &[f64], g: &mut [f64]) {
         self.eval_point(x);
@@ -110,10 +121,20 @@ impl Potential for StepPotential<'_> {
         let s = eval_state(&self.y, self.x_prev, self.p, &self.form, self.t_eval);
         self.asm
             .add_gradient(self.model, &s, self.form.c_e * self.form.a_y, &mut gf);
-        for (k, &i) in self.asm.free_dofs().iter().enumerate() {
-            g[k] = gf[i] + self.form.c_m * self.mass_free[k] * (x[i] - self.x_tilde[i]);
-        }
+        self.free_gradient(x, &gf, g);
         self.g_full = gf;
+    }
+    fn value_and_gradient(&mut self, x: &[f64], g: &mut [f64]) -> f64 {
+        self.eval_point(x);
+        let mut gf = std::mem::take(&mut self.g_full);
+        gf.fill(0.0);
+        let s = eval_state(&self.y, self.x_prev, self.p, &self.form, self.t_eval);
+        let e =
+            self.asm
+                .energy_and_gradient(self.model, &s, self.form.c_e * self.form.a_y, &mut gf);
+        self.free_gradient(x, &gf, g);
+        self.g_full = gf;
+        self.total(x, e)
     }
     fn hessian(&mut self, x: &[f64], project: bool) -> Result<SparseColMatRef<'_, usize, f64>> {
         self.eval_point(x);

@@ -7,7 +7,7 @@
 //! `∂E/∂x_{a,i} = V₀ Σ_j P_ij G_aj`; Hessian
 //! `V₀ Σ_jl ∂P_ij/∂F_kl G_aj G_bl`.
 
-use crate::material::{lame, psi, stress};
+use crate::material::{lame, psi, psi_and_stress, stress};
 use pliant_core::geometry::{CellKind, Drawing};
 use pliant_core::mat3::{det3, inv3};
 use pliant_core::region::Selector;
@@ -61,6 +61,18 @@ impl TetEl {
             (D::from(self.lame.0), D::from(self.lame.1))
         }
     }
+    /// `∂E/∂x_a,i = V₀ Σ_j P_ij g_aj` into `o` (12).
+    #[inline]
+    fn write_gradient(&self, p: &[f64; 9], o: &mut [f64]) {
+        for a in 0..4 {
+            for i in 0..3 {
+                o[3 * a + i] = self.vol
+                    * (0..3)
+                        .map(|j| p[3 * i + j] * self.g[3 * a + j])
+                        .sum::<f64>();
+            }
+        }
+    }
     #[inline]
     fn f_of(&self, x: &[f64]) -> [f64; 9] {
         let mut f = [0.0; 9];
@@ -112,15 +124,19 @@ impl Element for TetEl {
             o.fill(f64::NAN);
             return true;
         };
-        for a in 0..4 {
-            for i in 0..3 {
-                o[3 * a + i] = self.vol
-                    * (0..3)
-                        .map(|j| p[3 * i + j] * self.g[3 * a + j])
-                        .sum::<f64>();
-            }
-        }
+        self.write_gradient(&p, o);
         true
+    }
+    #[inline]
+    fn value_and_gradient(&self, l: &Local, o: &mut [f64]) -> Option<f64> {
+        let (mu, la) = self.material(l.p);
+        let f = self.f_of(l.x);
+        let Some((psi, p)) = psi_and_stress(&f, mu, la) else {
+            o.fill(f64::NAN);
+            return Some(f64::INFINITY);
+        };
+        self.write_gradient(&p, o);
+        Some(psi * self.vol)
     }
     fn hessian(&self, l: &Local, o: &mut [f64]) -> bool {
         let (mu, la) = self.material(l.p);

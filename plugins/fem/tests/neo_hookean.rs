@@ -84,6 +84,9 @@ fn derivatives_match_fallback_and_finite_differences() {
             let r = check(m.energies()[0].as_ref(), &s, &tol);
             eprintln!("{label}: {r:?}");
             r.assert_within(&tol);
+            // The tetrahedra's own value-and-gradient pass (line searches)
+            // is bitwise their value and gradient.
+            assert_eq!(r.fused_vs_separate, 0.0, "{label}");
         }
     }
 }
