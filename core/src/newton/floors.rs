@@ -52,6 +52,34 @@ pub(crate) fn hessian_floors(
     // Per rank-one term: its largest entry and the largest coordinate it couples.
     let mut terms = vec![(0.0f64, 0.0f64); h.ncols().saturating_sub(n)];
     let (mut h_max, mut worst) = (0.0f64, 0.0f64);
+    if h.ncols() == n {
+        // No rank-one rows: every stored entry is a coupling of free DOFs.
+        // Four running maxima of each kind, so that the pass is not one
+        // chain of dependent `max`es (a maximum is exact whatever order the
+        // entries are taken in, so this is the loop below, bit for bit).
+        let (mut hm, mut wm) = ([0.0f64; 4], [0.0f64; 4]);
+        for j in 0..cols {
+            let xj = xa[j];
+            let (rows, vals) = (&ri[cp[j]..cp[j + 1]], &v[cp[j]..cp[j + 1]]);
+            let (r4, v4) = (rows.chunks_exact(4), vals.chunks_exact(4));
+            let (rr, vr) = (r4.remainder(), v4.remainder());
+            for (r, val) in r4.zip(v4) {
+                for l in 0..4 {
+                    let a = val[l].abs();
+                    hm[l] = hm[l].max(a);
+                    wm[l] = wm[l].max(a * xj.max(xa[r[l]]));
+                }
+            }
+            for (l, (&r, val)) in rr.iter().zip(vr).enumerate() {
+                let a = val.abs();
+                hm[l] = hm[l].max(a);
+                wm[l] = wm[l].max(a * xj.max(xa[r]));
+            }
+        }
+        h_max = hm.into_iter().fold(0.0, f64::max);
+        worst = wm.into_iter().fold(0.0, f64::max);
+        return (h_max, f64::EPSILON * worst);
+    }
     for j in 0..cols {
         let xj = xa[j];
         for k in cp[j]..cp[j + 1] {
@@ -135,6 +163,14 @@ mod tests {
             }
         }
         let h = SparseColMat::try_new_from_triplets(n + aux, n + aux, &t).unwrap();
+        let (h_max, res) = hessian_floors(h.as_ref(), &x, &free);
+        assert_eq!(h_max, hessian_max(h.as_ref(), n));
+        assert_eq!(res, state_resolution(h.as_ref(), &x, &free));
+        assert!(h_max > 0.0 && res > 0.0);
+        // Without the rank-one rows (the path of four running maxima),
+        // columns of 1 to 5 stored entries.
+        let t: Vec<_> = t.into_iter().filter(|e| e.row < n).collect();
+        let h = SparseColMat::try_new_from_triplets(n, n, &t).unwrap();
         let (h_max, res) = hessian_floors(h.as_ref(), &x, &free);
         assert_eq!(h_max, hessian_max(h.as_ref(), n));
         assert_eq!(res, state_resolution(h.as_ref(), &x, &free));
