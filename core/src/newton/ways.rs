@@ -1,10 +1,10 @@
 //! Newton's assemblies in parallel or on the calling thread, whichever has
 //! lately been faster.
 //!
-//! The element loops of an assembly (values, gradients, both at once, Hessian blocks) run
-//! in parallel over large element sets. Beside another busy process that
-//! loses: when one of the pool's threads is preempted in the middle of its
-//! share, the others finish theirs and wait for it. Measured on the settled
+//! The element loops of an assembly (values, gradients, both at once,
+//! Hessian blocks) run in parallel over large element sets. Beside another
+//! busy process that loses: when one of the pool's threads is preempted in
+//! the middle of its share, the others finish theirs and wait for it. Measured on the settled
 //! 100-cell stack (2 cores, `yes > /dev/null` beside it, 2026-11-29): 2
 //! threads 3.32 / 3.41 ms per cell-step against 1 thread 2.97 / 2.90.
 //!
