@@ -6,9 +6,11 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [reuse=R] [noref] [noload] [local] [plain|gn|lm|run|starts]`
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [reuse=R] [noref] [noload] [local] [exact] [plain|gn|lm|run|starts]`
 //! (`local`: reused factorizations are refreshed with the ground's
 //! node-local Hessian entries, `NewtonSettings::local_updates`)
+//! (`exact`: Newton factorizes exact Hessians only, not the friction's
+//! majorizer after a refused full step, `NewtonSettings::majorize` off)
 //! (`plain`: only the plain rollout; `reuse=R`: `NewtonSettings::reuse_below`
 //! R instead of the gait's 0.5)
 //! (`noload`: trials run concurrently on every simulator even while other
@@ -53,6 +55,9 @@ fn main() {
     }
     if has("noreuse") {
         setup.newton.reuse_below = 0.0;
+    }
+    if has("exact") {
+        setup.newton.majorize = false;
     }
     if let Some(r) = args.iter().find_map(|a| a.strip_prefix("reuse=")) {
         setup.newton.reuse_below = r.parse().expect("reuse=R takes a number");

@@ -90,12 +90,14 @@ impl LocalBlocks {
     /// `scale ·` the node-local energies' Hessian at `s`: the entries
     /// (row ≥ column, free DOFs) and their values, each the sum of its
     /// elements' contributions in model order; `None` when the model has
-    /// no node-local entry on a free DOF.
+    /// no node-local entry on a free DOF. With `majorize`, the blocks are
+    /// those for a Newton direction ([`crate::Ctx::majorize`]).
     pub(crate) fn evaluate(
         &mut self,
         model: &Model,
         s: &EvalState,
         scale: f64,
+        majorize: bool,
     ) -> Option<LocalEntries<'_>> {
         if self.pairs.is_empty() {
             return None;
@@ -103,11 +105,15 @@ impl LocalBlocks {
         let mut off = 0;
         for &(k, n_el, ns) in &self.energies {
             let len = n_el * ns * ns;
-            model.energies()[k].elements().blocks(
-                s,
-                Block::Hessian,
+            let (set, out) = (
+                model.energies()[k].elements(),
                 &mut self.blocks[off..off + len],
             );
+            if majorize {
+                set.majorized_hessian_blocks(s, out);
+            } else {
+                set.blocks(s, Block::Hessian, out);
+            }
             off += len;
         }
         self.values.fill(0.0);

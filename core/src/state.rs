@@ -45,15 +45,26 @@ pub struct Ctx {
     pub dt: f64,
     /// Time of the evaluation point, s.
     pub t: f64,
+    /// Whether the Hessian asked for only finds Newton a descent direction,
+    /// after its full step was refused (see
+    /// [`NewtonSettings::majorize`](crate::NewtonSettings::majorize)). An
+    /// energy whose exact Hessian is a poor local model there may then
+    /// return a positive semidefinite majorizer of it instead: the ground's
+    /// smooth Coulomb friction drops the negative curvature of its
+    /// saturating force (the IRLS Hessian, `c/h · f₁ M`). Gradients,
+    /// energies, sensitivities and derivative checks never set it; they
+    /// always see the exact Hessian.
+    pub majorize: bool,
 }
 
 impl Ctx {
-    /// The scalars of the evaluation state `s`.
+    /// The scalars of the evaluation state `s` (exact derivatives).
     pub fn of(s: &EvalState) -> Self {
         Self {
             h: s.h,
             dt: s.dt,
             t: s.t,
+            majorize: false,
         }
     }
 }

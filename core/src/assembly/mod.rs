@@ -337,13 +337,16 @@ impl Assembler {
     /// replaced by its projection onto the positive semidefinite cone. A
     /// non-finite entry is an error naming the energy and element; with
     /// `check` false the dense blocks are not scanned here (the caller
-    /// checks what it reads of them, see [`Assembler::hessian`]).
+    /// checks what it reads of them, see [`Assembler::hessian`]); with
+    /// `majorize`, the dense blocks are those for a Newton direction (see
+    /// [`ElementSet::majorized_hessian_blocks`](crate::ElementSet::majorized_hessian_blocks)).
     fn fill_hessian_blocks(
         &mut self,
         model: &Model,
         s: &EvalState,
         project: bool,
         check: bool,
+        majorize: bool,
     ) -> Result<()> {
         for (k, (e, sp)) in model.energies().iter().zip(&self.spans).enumerate() {
             let stride = sp.hess_stride();
@@ -353,6 +356,8 @@ impl Assembler {
                 let rank = &mut self.rank_one[sp.rank_off..sp.rank_off + sp.n_el * rs];
                 e.elements().split_blocks(s, blocks, rank);
                 finite(rank, Block::Hessian, model, k, rs)?;
+            } else if majorize {
+                e.elements().majorized_hessian_blocks(s, blocks);
             } else {
                 e.elements().blocks(s, Block::Hessian, blocks);
             }
@@ -461,6 +466,32 @@ impl Assembler {
         diag: &[f64],
         project: bool,
     ) -> Result<SparseColMatRef<'_, usize, f64>> {
+        self.assemble_hessian(model, s, scale, diag, project, false)
+    }
+
+    /// [`Assembler::hessian`] with the element blocks Newton asks for a
+    /// direction after a refused full step (see
+    /// [`ElementSet::majorized_hessian_blocks`](crate::ElementSet::majorized_hessian_blocks)).
+    pub(crate) fn majorized_hessian(
+        &mut self,
+        model: &Model,
+        s: &EvalState,
+        scale: f64,
+        diag: &[f64],
+        project: bool,
+    ) -> Result<SparseColMatRef<'_, usize, f64>> {
+        self.assemble_hessian(model, s, scale, diag, project, true)
+    }
+
+    fn assemble_hessian(
+        &mut self,
+        model: &Model,
+        s: &EvalState,
+        scale: f64,
+        diag: &[f64],
+        project: bool,
+        majorize: bool,
+    ) -> Result<SparseColMatRef<'_, usize, f64>> {
         // The dense blocks are checked through the matrix they sum into: a
         // non-finite entry stays non-finite in every sum (NaN, or ±∞ unless
         // it meets the opposite infinity, which gives NaN), and the matrix
@@ -469,7 +500,7 @@ impl Assembler {
         // entries). Only then are the blocks searched, for the message.
         // Entries the matrix does not read (fixed DOFs, the upper halves)
         // do not enter the Newton solve.
-        self.fill_hessian_blocks(model, s, project, false)?;
+        self.fill_hessian_blocks(model, s, project, false, majorize)?;
         self.gather(scale, diag);
         if !all_finite(self.matrix.val()) {
             self.non_finite_hessian(model)?;
@@ -496,7 +527,7 @@ impl Assembler {
         t: &mut Vec<Triplet<usize, usize, f64>>,
         terms: &mut Vec<RankOne>,
     ) -> Result<()> {
-        self.fill_hessian_blocks(model, s, false, true)?;
+        self.fill_hessian_blocks(model, s, false, true, false)?;
         self.last_hessian_split_triplets(scale, t, terms);
         Ok(())
     }

@@ -228,6 +228,7 @@ impl<E: Element> Elements<E> {
             dofs: &self.dofs,
             params: &self.params,
             compact: self.compact.as_deref(),
+            majorize: false,
         }
     }
 
@@ -318,6 +319,17 @@ impl<E: Element> ElementSet for Elements<E> {
     }
     fn blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]) {
         self.fill(s, kind, false, out)
+    }
+    fn majorized_hessian_blocks(&self, s: &EvalState, out: &mut [f64]) {
+        const HESSIAN: u8 = Block::Hessian.code();
+        let at = At {
+            majorize: true,
+            ..self.at(s)
+        };
+        let stride = Block::Hessian.stride(self.stencil_size(), E::Size::P);
+        for_each_batch(out, stride, self.items.len(), BATCH, |o, first| {
+            E::Size::blocks::<E, HESSIAN, false>(&self.items, first, &at, stride, o)
+        });
     }
     fn value_and_gradient(&self, s: &EvalState, out: &mut [f64]) -> f64 {
         let at = self.at(s);

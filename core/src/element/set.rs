@@ -99,6 +99,13 @@ pub trait ElementSet: Send + Sync {
     /// Every element's block of `kind` into `out` (`len × kind.stride(..)`),
     /// analytic where written, dual numbers otherwise.
     fn blocks(&self, s: &EvalState, kind: Block, out: &mut [f64]);
+    /// The [`Block::Hessian`] blocks that Newton asks for a direction after
+    /// a refused full step, evaluated with [`Ctx::majorize`](crate::Ctx::majorize)
+    /// set: an element may return a positive semidefinite majorizer there.
+    /// The default gives the exact blocks.
+    fn majorized_hessian_blocks(&self, s: &EvalState, out: &mut [f64]) {
+        self.blocks(s, Block::Hessian, out)
+    }
     /// [`ElementSet::value`] (returned) and the [`Block::Gradient`] blocks
     /// (into `out`) in one pass, bit for bit what the two give separately
     /// (the default calls them one after the other).

@@ -43,6 +43,19 @@ pub struct At<'a> {
     pub(crate) params: &'a [usize],
     /// In a 2-D model, the stencil slots that exist (the compacted stencil).
     pub(crate) compact: Option<&'a [usize]>,
+    /// Hessian blocks for a Newton direction (see [`Ctx::majorize`]).
+    pub(crate) majorize: bool,
+}
+
+impl At<'_> {
+    /// The scalars the elements see.
+    #[inline(always)]
+    fn ctx(&self) -> Ctx {
+        Ctx {
+            majorize: self.majorize,
+            ..Ctx::of(self.s)
+        }
+    }
 }
 
 /// Elements per batch on the fixed-size path. A batch's stencil values are
@@ -167,7 +180,7 @@ impl<const N: usize, const P: usize, const R: usize> Sizes for Stencil<N, P, R> 
             x: &x,
             x_prev: if E::HISTORY { &xp } else { &x },
             p: &p,
-            ctx: Ctx::of(at.s),
+            ctx: at.ctx(),
         };
         value_of::<E, N, R>(e, &l)
     }
@@ -176,7 +189,7 @@ impl<const N: usize, const P: usize, const R: usize> Sizes for Stencil<N, P, R> 
     fn values<E: Element<Size = Self>>(items: &[E], first: usize, at: &At, out: &mut [f64]) {
         Batch::<N, P>::with::<E, _>(|mut b| {
             b.gather(at, first, out.len());
-            let ctx = Ctx::of(at.s);
+            let ctx = at.ctx();
             for (j, o) in out.iter_mut().enumerate() {
                 *o = value_of::<E, N, R>(&items[first + j], &b.local(j, ctx));
             }
@@ -195,7 +208,7 @@ impl<const N: usize, const P: usize, const R: usize> Sizes for Stencil<N, P, R> 
         const GRADIENT: u8 = Block::Gradient.code();
         Batch::<N, P>::with::<E, _>(|mut b| {
             b.gather(at, first, vals.len());
-            let ctx = Ctx::of(at.s);
+            let ctx = at.ctx();
             for ((j, v), o) in vals.iter_mut().enumerate().zip(grads.chunks_mut(stride)) {
                 let l = b.local(j, ctx);
                 let e = &items[first + j];
@@ -231,7 +244,7 @@ impl<const N: usize, const P: usize, const R: usize> Sizes for Stencil<N, P, R> 
     ) {
         Batch::<N, P>::with::<E, _>(|mut b| {
             b.gather(at, first, out.len() / stride);
-            let ctx = Ctx::of(at.s);
+            let ctx = at.ctx();
             for (j, o) in out.chunks_mut(stride).enumerate() {
                 let l = b.local(j, ctx);
                 block::<E, N, P, R, K, FALLBACK>(&items[first + j], &l, at.compact, o);
@@ -256,7 +269,7 @@ impl<const N: usize, const P: usize, const R: usize> Sizes for Stencil<N, P, R> 
             x: &x,
             x_prev: if E::HISTORY { &xp } else { &x },
             p: &p,
-            ctx: Ctx::of(at.s),
+            ctx: at.ctx(),
         })
     }
 }

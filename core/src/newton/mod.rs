@@ -86,6 +86,10 @@ pub struct NewtonStats {
     /// (see [`NewtonSettings::carry_shift`]).
     #[serde(default)]
     pub shift_tries: usize,
+    /// Factorizations of the energies' majorized Hessians, taken after a
+    /// refused full step (see [`NewtonSettings::majorize`]).
+    #[serde(default)]
+    pub majorized: usize,
     /// Total line-search halvings.
     pub backtracks: usize,
     /// Final residual, N (∞-norm over free DOFs).
@@ -141,10 +145,12 @@ fn inf_norm(v: &[f64]) -> f64 {
     })
 }
 
-/// Factorizes the Hessian following `strategy` (see [`HessianStrategy`]);
-/// `last_shift` carries the last successful diagonal shift between
-/// iterations; `h_max` and `resolution` (see [`hessian_floors`]) are
-/// those of the exact (or projected) Hessian.
+/// Factorizes the Hessian following `strategy` (see [`HessianStrategy`]),
+/// the energies' majorized one with `majorize` (see
+/// [`NewtonSettings::majorize`]); `last_shift` carries the last successful
+/// diagonal shift between iterations; `h_max` and `resolution` (see
+/// [`hessian_floors`]) are those of the Hessian factorized (before
+/// projection or shift).
 #[allow(clippy::too_many_arguments)]
 fn direction_factor(
     pot: &mut dyn Potential,
@@ -157,6 +163,7 @@ fn direction_factor(
     h_max: &mut f64,
     resolution: &mut f64,
     local: Option<&mut Vec<usize>>,
+    majorize: bool,
 ) -> std::result::Result<Factor, String> {
     // With `local`, the DOFs of the node-local entries that are not zero
     // here are ordered last (with those ordered last before, while they
@@ -165,7 +172,7 @@ fn direction_factor(
     // refresh their block (see `refreshed`).
     let mut kept = None;
     if let Some(last_before) = local
-        && let Some((pairs, values)) = pot.local_hessian(x)
+        && let Some((pairs, values)) = pot.local_hessian(x, majorize)
     {
         let mut active: Vec<usize> = pairs
             .iter()
@@ -199,7 +206,7 @@ fn direction_factor(
     };
     let solver = kept.as_ref().map_or(solver, |k| &k.0);
     let mut h = pot
-        .hessian(x, strategy == HessianStrategy::Project)
+        .hessian(x, strategy == HessianStrategy::Project, majorize)
         .map_err(|e| e.to_string())?;
     (*h_max, *resolution) = hessian_floors(h, x, free);
     if let Ok(f) = solver.factor(h) {
@@ -247,7 +254,7 @@ fn refreshed(pot: &mut dyn Potential, x: &[f64], factor: &mut Factor) -> bool {
     let Some((block, at)) = factor.refreshable() else {
         return false;
     };
-    let Some((pairs, now)) = pot.local_hessian(x) else {
+    let Some((pairs, now)) = pot.local_hessian(x, false) else {
         return false;
     };
     let mut delta = Vec::new();
@@ -370,6 +377,10 @@ pub(crate) fn minimize_with(
     // the iterate right after (not across reused factorizations).
     let mut resolution_at: Option<usize> = None;
     let (mut best, mut stalled) = (r0, 0usize);
+    // Whether the line search refused the last full step along a fresh
+    // factorization's direction (the next one is then majorized, see
+    // `NewtonSettings::majorize`).
+    let mut refused = false;
     loop {
         if stats.residual <= tol {
             if keep_factor && !force_factor {
@@ -426,7 +437,7 @@ pub(crate) fn minimize_with(
             && let Some(m) = factor.as_ref()
         {
             let h = pot
-                .hessian(x, settings.hessian == HessianStrategy::Project)
+                .hessian(x, settings.hessian == HessianStrategy::Project, false)
                 .map_err(|e| fail(stats, e.to_string()))?;
             (h_max, floor, resolution) = floors_at(h, x, free, fscale);
             resolution_at = Some(stats.iterations);
@@ -463,7 +474,7 @@ pub(crate) fn minimize_with(
         }
         if amg_mode && !force_factor && (geometric_mode || nodes.is_some()) {
             let h = pot
-                .hessian(x, settings.hessian == HessianStrategy::Project)
+                .hessian(x, settings.hessian == HessianStrategy::Project, false)
                 .map_err(|e| fail(stats, e.to_string()))?;
             (h_max, floor, resolution) = floors_at(h, x, free, fscale);
             resolution_at = Some(stats.iterations);
@@ -518,6 +529,7 @@ pub(crate) fn minimize_with(
         force_factor = std::mem::take(&mut stale);
         let pcg_direction = by_pcg.is_some();
         if !reuse && !pcg_direction {
+            let majorize = settings.majorize && refused;
             factor = Some(
                 direction_factor(
                     pot,
@@ -534,10 +546,12 @@ pub(crate) fn minimize_with(
                         && !pcg_mode
                         && !amg_mode)
                         .then_some(&mut carry.local_last),
+                    majorize,
                 )
                 .map_err(|r| fail(stats, r))?,
             );
             stats.factorizations += 1;
+            stats.majorized += usize::from(majorize);
             let x_scale = free.iter().fold(0.0f64, |m, &i| m.max(x[i].abs()));
             floor = noise_floor(h_max, x_scale, g.len()) * fscale;
             resolution *= fscale;
@@ -638,6 +652,9 @@ pub(crate) fn minimize_with(
             }
             alpha *= 0.5;
             stats.backtracks += 1;
+        }
+        if !reuse && !pcg_direction {
+            refused = !accepted || alpha < 1.0;
         }
         if !accepted && (reuse || pcg_direction) {
             // The stale Hessian gave a poor direction: refactorize and retry.

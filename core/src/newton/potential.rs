@@ -21,12 +21,19 @@ pub(crate) trait Potential {
         v
     }
     /// Lower triangle of `∇²Φ` over the free DOFs, with element Hessians
-    /// PSD-projected when `project`.
-    fn hessian(&mut self, x: &[f64], project: bool) -> Result<SparseColMatRef<'_, usize, f64>>;
+    /// PSD-projected when `project`; with `majorize`, the energies' Hessians
+    /// for a direction after a refused step (see [`crate::Ctx::majorize`]).
+    fn hessian(
+        &mut self,
+        x: &[f64],
+        project: bool,
+        majorize: bool,
+    ) -> Result<SparseColMatRef<'_, usize, f64>>;
     /// `∇²Φ`'s entries from node-local energies (see
     /// [`crate::local_blocks`]) at `x`: `(row, column)` over the free DOFs
-    /// (row ≥ column) and values; `None` when there are none.
-    fn local_hessian(&mut self, x: &[f64]) -> Option<LocalEntries<'_>>;
+    /// (row ≥ column) and values (with `majorize`, as [`Potential::hessian`]
+    /// gives them); `None` when there are none.
+    fn local_hessian(&mut self, x: &[f64], majorize: bool) -> Option<LocalEntries<'_>>;
     /// The last Hessian with its element blocks projected onto the PSD cone
     /// (no re-evaluation of the energies).
     fn project_last(&mut self) -> Result<SparseColMatRef<'_, usize, f64>>;

@@ -101,6 +101,24 @@ pub struct NewtonSettings {
     /// path of such models (each step still meets the same tolerance), so
     /// it is off by default.
     pub carry_shift: bool,
+    /// After the line search refuses a full step along a freshly factorized
+    /// direction, factorize the energies' *majorized* Hessian for the next
+    /// one ([`Ctx::majorize`](crate::Ctx::majorize)): energies that offer
+    /// one replace curvature that misleads Newton by a positive
+    /// semidefinite majorizer. The ground's smooth Coulomb friction (and
+    /// its per-axis form) drops the negative curvature of its saturating
+    /// force, `c/h (f₁ M + f₂ ŝ ŝᵀ)` → `c/h (f₁ M + max(f₂, 0) ŝ ŝᵀ)`: the
+    /// iteratively reweighted (IRLS) Hessian of friction solvers. A slipping
+    /// foot's exact Hessian predicts a force that falls off with the slip,
+    /// so full steps overshoot and are halved; the majorized one cannot
+    /// overshoot that way. Only the next fresh factorization changes: the
+    /// first after a full step it finds is exact again, convergence stays
+    /// quadratic near the solution, and each step meets the same tolerance.
+    /// Sensitivities always use exact Hessians. On in
+    /// [`NewtonSettings::fast`]; it changes the Newton path (within the
+    /// tolerance), so it is off by default.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub majorize: bool,
     /// Where each time step's solve starts (see [`NewtonStart`]; default
     /// [`NewtonStart::LowerPotential`]).
     #[serde(skip_serializing_if = "NewtonStart::is_default")]
@@ -120,6 +138,7 @@ impl Default for NewtonSettings {
             local_updates: false,
             directions: Directions::Auto,
             carry_shift: false,
+            majorize: false,
             start: NewtonStart::LowerPotential,
         }
     }
@@ -162,7 +181,9 @@ impl NewtonSettings {
 
     /// Settings for fast forward simulation: the last factorization is
     /// reused while the residual falls at least 2× per iteration (also into
-    /// the next step), and the absolute tolerance is 1e-6 N. On the Puppy
+    /// the next step), a refused full step is followed by a majorized
+    /// direction ([`NewtonSettings::majorize`]), and the absolute tolerance
+    /// is 1e-6 N. On the Puppy
     /// (230 g) one simulated second ends at most 4e-8 m from where the
     /// default settings end (`cargo bench --bench fem_newton -- puppy` measures
     /// both; figures in `docs/benchmarks.md`). Sensitivities stay
@@ -174,6 +195,7 @@ impl NewtonSettings {
             abs_tol: 1e-6,
             reuse_below: 0.5,
             max_iterations: 200,
+            majorize: true,
             ..Self::default()
         }
     }

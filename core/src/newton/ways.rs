@@ -66,15 +66,20 @@ impl Potential for Chosen<'_> {
         })
     }
 
-    fn hessian(&mut self, x: &[f64], project: bool) -> Result<SparseColMatRef<'_, usize, f64>> {
+    fn hessian(
+        &mut self,
+        x: &[f64],
+        project: bool,
+        majorize: bool,
+    ) -> Result<SparseColMatRef<'_, usize, f64>> {
         let pot = &mut *self.pot;
         self.ways.0.run_kind(HESSIAN, |parallel| {
-            on_calling_thread(!parallel, || pot.hessian(x, project))
+            on_calling_thread(!parallel, || pot.hessian(x, project, majorize))
         })
     }
 
-    fn local_hessian(&mut self, x: &[f64]) -> Option<LocalEntries<'_>> {
-        self.pot.local_hessian(x)
+    fn local_hessian(&mut self, x: &[f64], majorize: bool) -> Option<LocalEntries<'_>> {
+        self.pot.local_hessian(x, majorize)
     }
 
     fn project_last(&mut self) -> Result<SparseColMatRef<'_, usize, f64>> {

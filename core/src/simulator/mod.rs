@@ -467,6 +467,7 @@ impl Simulator {
                 total.projected += stats.projected;
                 total.shifted += stats.shifted;
                 total.shift_tries += stats.shift_tries;
+                total.majorized += stats.majorized;
                 total.backtracks += stats.backtracks;
                 total.at_noise_floor |= stats.at_noise_floor;
                 total.residual = stats.residual;

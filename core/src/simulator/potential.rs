@@ -136,20 +136,30 @@ impl Potential for StepPotential<'_> {
         self.g_full = gf;
         self.total(x, e)
     }
-    fn hessian(&mut self, x: &[f64], project: bool) -> Result<SparseColMatRef<'_, usize, f64>> {
+    fn hessian(
+        &mut self,
+        x: &[f64],
+        project: bool,
+        majorize: bool,
+    ) -> Result<SparseColMatRef<'_, usize, f64>> {
         self.eval_point(x);
         for (d, m) in self.diag.iter_mut().zip(self.mass_free) {
             *d = self.form.c_m * m;
         }
         let s = eval_state(&self.y, self.x_prev, self.p, &self.form, self.t_eval);
         let scale = self.form.c_e * self.form.a_y * self.form.a_y;
-        self.asm.hessian(self.model, &s, scale, &self.diag, project)
+        if majorize {
+            self.asm
+                .majorized_hessian(self.model, &s, scale, &self.diag, project)
+        } else {
+            self.asm.hessian(self.model, &s, scale, &self.diag, project)
+        }
     }
-    fn local_hessian(&mut self, x: &[f64]) -> Option<LocalEntries<'_>> {
+    fn local_hessian(&mut self, x: &[f64], majorize: bool) -> Option<LocalEntries<'_>> {
         self.eval_point(x);
         let s = eval_state(&self.y, self.x_prev, self.p, &self.form, self.t_eval);
         let scale = self.form.c_e * self.form.a_y * self.form.a_y;
-        self.local.evaluate(self.model, &s, scale)
+        self.local.evaluate(self.model, &s, scale, majorize)
     }
     fn project_last(&mut self) -> Result<SparseColMatRef<'_, usize, f64>> {
         let scale = self.form.c_e * self.form.a_y * self.form.a_y;

@@ -327,6 +327,117 @@ fn ground_derivatives_all_laws_and_frictions() {
 }
 
 #[test]
+fn majorized_friction_hessians_bound_the_exact_ones() {
+    // What Newton factorizes after a refused full step (`Ctx::majorize`):
+    // for the smooth Coulomb laws a positive semidefinite block M ⪰ H (the
+    // saturating force's negative curvature dropped) that differs from H
+    // where nodes slip; for every other law the exact block, bit for bit.
+    let mut rng = Rng::new(11);
+    let per_axis = Friction::PerAxisCoulomb {
+        mu: 0.2,
+        mu_axis: 0.6,
+        slip_velocity: 0.05,
+    };
+    for dim in [2, 3] {
+        let normal: Vec<f64> = if dim == 3 {
+            vec![0.1, -0.2, 1.0]
+        } else {
+            vec![0.15, 1.0]
+        };
+        let mut cases: Vec<(Option<Friction>, bool, bool)> =
+            vec![(Some(per_axis), true, true), (Some(per_axis), false, true)];
+        for aniso in [false, true] {
+            for fr in frictions(aniso).into_iter().skip(usize::from(aniso)) {
+                let coulomb = matches!(fr, Some(Friction::SmoothCoulomb { .. }));
+                cases.push((fr, aniso, coulomb));
+            }
+        }
+        for (fr, per_node, coulomb) in cases {
+            let law = NormalLaw::Quadratic {
+                stiffness: 2000.0,
+                smoothing: 2e-3,
+            };
+            let mut g = Ground::new(&vec![0.0; dim], &normal, law, fr);
+            if per_node {
+                g.axes = Some(vec![[1, 2], [2, 3], [3, 4], [4, 0], [0, 1]]);
+            } else if matches!(fr, Some(Friction::PerAxisCoulomb { .. })) {
+                g.axis = Some(if dim == 3 {
+                    vec![1.0, 0.3, 0.2]
+                } else {
+                    vec![1.0, 0.1]
+                });
+            }
+            let m = model(dim, vec![Box::new(g)]);
+            let set = m.energies()[0].elements();
+            let ns = set.stencil_size();
+            let label = format!("ground {dim}-D {fr:?} per node {per_node}");
+            let mut differs = 0.0f64;
+            for (seed, scale) in [(1, 1e-3), (2, 1e-2), (3, 3e-2)] {
+                let (mut q, qp) = states(&m, seed, scale);
+                // Pressed into the ground: every node carries a normal force.
+                for n in 0..5 {
+                    q[dim * n + dim - 1] -= 0.004;
+                }
+                let mut qp = qp;
+                for n in 0..5 {
+                    qp[dim * n + dim - 1] -= 0.004;
+                }
+                let p = vec![0.0];
+                let s = EvalState {
+                    q: &q,
+                    q_prev: &qp,
+                    p: &p,
+                    h: 0.01,
+                    dt: 0.01,
+                    t: 0.0,
+                };
+                let mut h = vec![0.0; set.len() * ns * ns];
+                let mut mj = h.clone();
+                set.blocks(&s, Block::Hessian, &mut h);
+                set.majorized_hessian_blocks(&s, &mut mj);
+                if !coulomb {
+                    assert_eq!(h, mj, "{label}: not the exact blocks");
+                    continue;
+                }
+                for (hb, mb) in h.chunks(ns * ns).zip(mj.chunks(ns * ns)) {
+                    let size = hb.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+                    for a in 0..ns {
+                        for b in 0..ns {
+                            assert!(mb[a * ns + b].is_finite(), "{label}");
+                            let asym = (mb[a * ns + b] - mb[b * ns + a]).abs();
+                            assert!(asym <= 1e-12 * size, "{label}: not symmetric ({asym})");
+                            differs = differs.max((mb[a * ns + b] - hb[a * ns + b]).abs());
+                        }
+                    }
+                    let form = |blk: &[f64], v: &[f64]| -> f64 {
+                        (0..ns)
+                            .map(|a| (0..ns).map(|b| v[a] * blk[a * ns + b] * v[b]).sum::<f64>())
+                            .sum()
+                    };
+                    for _ in 0..200 {
+                        let v: Vec<f64> = (0..ns).map(|_| rng.range(-1.0, 1.0)).collect();
+                        let vv: f64 = v.iter().map(|x| x * x).sum();
+                        let (qm, qh) = (form(mb, &v), form(hb, &v));
+                        assert!(qm >= -1e-12 * size * vv, "{label}: M not PSD ({qm})");
+                        assert!(
+                            qm - qh >= -1e-10 * size * vv,
+                            "{label}: M − H not PSD ({})",
+                            qm - qh
+                        );
+                    }
+                }
+            }
+            if coulomb {
+                assert!(
+                    differs > 0.0,
+                    "{label}: the majorizer equals the exact Hessian"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn friction_is_smooth_at_rest() {
     // x = x_prev exactly (the first Newton iterate of a resting body): finite,
     // symmetric, positive semidefinite friction Hessian.
@@ -358,7 +469,7 @@ fn friction_is_smooth_at_rest() {
     let mut hf = vec![0.0; 5 * 9];
     m.energies()[0]
         .elements()
-        .blocks(&s, Block::Hessian, &mut hf);
+        .fallback_blocks(&s, Block::Hessian, &mut hf);
     for (a, b) in h.iter().zip(&hf) {
         assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "{a} vs {b}");
     }

@@ -85,12 +85,16 @@ impl<const N: usize> GroundEl<N> {
             }
         } else if self.law.friction == Kind::PerAxisCoulomb {
             // D = N h Σ_i μ_i Φ(u·e_i), e = (t, b = n × t): gradient
-            // N μ_i Φ'(s_i) e_i, Hessian N μ_i Φ''(s_i)/h e_i e_iᵀ.
+            // N μ_i Φ'(s_i) e_i, Hessian N μ_i Φ''(s_i)/h e_i e_iᵀ; for a
+            // Newton direction (`ctx.majorize`) the saturation's negative
+            // part of Φ'' = p₁ + p₂ s² is dropped (p₁ = Φ'/s ≥ 0: IRLS).
             let b = across(&n, &t);
             for (e, m) in [(t, mua), (b, mu)] {
                 let s = (delta[0] * e[0] + delta[1] * e[1] + delta[2] * e[2]) / h_eval;
                 let (_, p1, p2) = coulomb_potential_d(s.abs(), self.law.k2);
-                let (f1, f2) = (p1 * s, p2 * s * s + p1);
+                let bend = p2 * s * s;
+                let bend = if l.ctx.majorize { bend.max(0.0) } else { bend };
+                let (f1, f2) = (p1 * s, bend + p1);
                 for a in 0..3 {
                     g[a] += np * m * f1 * e[a];
                     for c in 0..3 {
@@ -114,6 +118,11 @@ impl<const N: usize> GroundEl<N> {
             }
             let sp = (u[0] * su[0] + u[1] * su[1] + u[2] * su[2]).max(0.0).sqrt();
             let (_, f1, f2) = coulomb_potential_d(sp, self.law.k2);
+            // For a Newton direction (`ctx.majorize`), the majorizer: the
+            // force saturates with the slip (f₂ < 0), and the exact
+            // Hessian's falling curvature along the slip sends full steps
+            // past the sticking point; c/h · f₁ M bounds it from above.
+            let f2 = if l.ctx.majorize { f2.max(0.0) } else { f2 };
             let c = np * mbar;
             for a in 0..3 {
                 g[a] += c * f1 * su[a];
