@@ -246,9 +246,9 @@ impl<E: Element> Elements<E> {
         macro_rules! run {
             ($k:expr) => {
                 if fallback {
-                    self.run::<{ $k.code() }, true>(s, stride, out)
+                    self.run::<{ $k.code() }, true>(&self.at(s), stride, out)
                 } else {
-                    self.run::<{ $k.code() }, false>(s, stride, out)
+                    self.run::<{ $k.code() }, false>(&self.at(s), stride, out)
                 }
             };
         }
@@ -262,15 +262,9 @@ impl<E: Element> Elements<E> {
     }
 
     /// Every element's block `K` ([`Block::code`]) into `out`.
-    fn run<const K: u8, const FALLBACK: bool>(
-        &self,
-        s: &EvalState,
-        stride: usize,
-        out: &mut [f64],
-    ) {
-        let at = self.at(s);
+    fn run<const K: u8, const FALLBACK: bool>(&self, at: &At, stride: usize, out: &mut [f64]) {
         for_each_batch(out, stride, self.items.len(), BATCH, |o, first| {
-            E::Size::blocks::<E, K, FALLBACK>(&self.items, first, &at, stride, o)
+            E::Size::blocks::<E, K, FALLBACK>(&self.items, first, at, stride, o)
         });
     }
 }
@@ -321,15 +315,12 @@ impl<E: Element> ElementSet for Elements<E> {
         self.fill(s, kind, false, out)
     }
     fn majorized_hessian_blocks(&self, s: &EvalState, out: &mut [f64]) {
-        const HESSIAN: u8 = Block::Hessian.code();
         let at = At {
             majorize: true,
             ..self.at(s)
         };
         let stride = Block::Hessian.stride(self.stencil_size(), E::Size::P);
-        for_each_batch(out, stride, self.items.len(), BATCH, |o, first| {
-            E::Size::blocks::<E, HESSIAN, false>(&self.items, first, &at, stride, o)
-        });
+        self.run::<{ Block::Hessian.code() }, false>(&at, stride, out);
     }
     fn value_and_gradient(&self, s: &EvalState, out: &mut [f64]) -> f64 {
         let at = self.at(s);
