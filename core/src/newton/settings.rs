@@ -108,12 +108,14 @@ pub struct NewtonSettings {
     /// semidefinite majorizer. The ground's smooth Coulomb friction (and
     /// its per-axis form) drops the negative curvature of its saturating
     /// force, `c/h (f₁ M + f₂ ŝ ŝᵀ)` → `c/h (f₁ M + max(f₂, 0) ŝ ŝᵀ)`: the
-    /// iteratively reweighted (IRLS) Hessian of friction solvers. A slipping
-    /// foot's exact Hessian predicts a force that falls off with the slip,
-    /// so full steps overshoot and are halved; the majorized one cannot
-    /// overshoot that way. Only the next fresh factorization changes: the
-    /// first after a full step it finds is exact again, convergence stays
-    /// quadratic near the solution, and each step meets the same tolerance.
+    /// iteratively reweighted (IRLS) Hessian of friction solvers. Along a
+    /// slipping foot's slip the exact curvature all but vanishes (the force
+    /// has saturated), so the quadratic model sees no resistance there and
+    /// full steps overshoot and are halved; the majorized model bounds the
+    /// friction from above. Fresh factorizations stay majorized while full
+    /// steps are refused; once one is accepted the next is exact again, so
+    /// convergence near the solution stays quadratic, and each step meets
+    /// the same tolerance.
     /// Sensitivities always use exact Hessians. On in
     /// [`NewtonSettings::fast`]; it changes the Newton path (within the
     /// tolerance), so it is off by default.
