@@ -3,8 +3,9 @@
 //! On the Puppy walking on its table the steps end where exact Newton ends
 //! them (within the 1e-6 N tolerance), with fewer line-search halvings.
 
-use pliant::core::{Integrator, NewtonSettings, Simulator};
-use pliant::gait::GaitSetup;
+mod common;
+
+use pliant::core::NewtonSettings;
 
 /// What a short Puppy gait's plain rollout gives with `majorize` set.
 struct Run {
@@ -15,23 +16,10 @@ struct Run {
 }
 
 fn puppy_rollout(majorize: bool) -> Run {
-    let mut s = GaitSetup::puppy_walk(true).unwrap();
-    s.gait.prep_steps = 3;
-    s.gait.cycle_steps = 12;
-    s.gait.cycles = 1;
-    s.settle_steps = 10;
-    s.newton.majorize = majorize;
-    let z: Vec<f64> = (0..s.gait.nz())
-        .map(|j| 0.002 + 0.004 * ((j * 7) % 5) as f64 / 4.0)
-        .collect();
-    let (shooting, ctx) = s.problem(&z).unwrap();
-    let p = shooting.map().params(shooting.base(), &z).unwrap();
-    let model = s.robot.model().unwrap();
-    let mut sim = Simulator::new(model, Integrator::Bdf1, s.h, s.newton).unwrap();
-    sim.set_state(&ctx.x0, &vec![0.0; ctx.x0.len()], 0.0, 0)
-        .unwrap();
+    let (mut sim, x0, p) = common::short_puppy_walk(|n| n.majorize = majorize);
+    sim.set_state(&x0, &vec![0.0; x0.len()], 0.0, 0).unwrap();
     let mut run = Run {
-        states: vec![ctx.x0.clone()],
+        states: vec![x0.clone()],
         iterations: 0,
         backtracks: 0,
         majorized: 0,
@@ -59,17 +47,8 @@ fn majorized_friction_directions_reach_the_same_steps() {
     );
     assert_eq!(exact.majorized, 0);
     assert!(major.majorized > 0, "no full step was refused");
-    let apart = exact
-        .states
-        .iter()
-        .zip(&major.states)
-        .flat_map(|(a, b)| a.iter().zip(b).map(|(a, b)| (a - b).abs()))
-        .fold(0.0f64, f64::max);
-    let moved = exact.states[0]
-        .iter()
-        .zip(exact.states.last().unwrap())
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0f64, f64::max);
+    let apart = common::farthest_apart(&exact.states, &major.states);
+    let moved = common::farthest_apart(&exact.states[..1], &exact.states[exact.states.len() - 1..]);
     assert!(moved > 1e-3, "the Puppy moved ({moved} m)");
     // Both meet the 1e-6 N tolerance at every step (contact stiffness
     // 2000 N/m): the paths differ by what it allows.

@@ -89,3 +89,34 @@ pub fn tetra_robot(integrator: Integrator, actuators: &[(usize, &str)]) -> Simul
     b.add(ground(300.0, coulomb()));
     Simulator::new(b.build().unwrap(), integrator, 0.01, tight_newton()).unwrap()
 }
+
+/// The Puppy's walk, shortened (3 preparation steps, one 12-step cycle, 10
+/// settling steps) with fixed keyframes, its Newton settings adjusted by
+/// `tune`: a simulator, the settled start positions, and each step's
+/// parameters.
+pub fn short_puppy_walk(
+    tune: impl FnOnce(&mut NewtonSettings),
+) -> (Simulator, Vec<f64>, Vec<Vec<f64>>) {
+    let mut s = pliant::gait::GaitSetup::puppy_walk(true).unwrap();
+    s.gait.prep_steps = 3;
+    s.gait.cycle_steps = 12;
+    s.gait.cycles = 1;
+    s.settle_steps = 10;
+    tune(&mut s.newton);
+    let z: Vec<f64> = (0..s.gait.nz())
+        .map(|j| 0.002 + 0.004 * ((j * 7) % 5) as f64 / 4.0)
+        .collect();
+    let (shooting, ctx) = s.problem(&z).unwrap();
+    let p = shooting.map().params(shooting.base(), &z).unwrap();
+    let model = s.robot.model().unwrap();
+    let sim = Simulator::new(model, Integrator::Bdf1, s.h, s.newton).unwrap();
+    (sim, ctx.x0.clone(), p)
+}
+
+/// The largest difference between two trajectories' coordinates, m.
+pub fn farthest_apart(a: &[Vec<f64>], b: &[Vec<f64>]) -> f64 {
+    a.iter()
+        .zip(b)
+        .flat_map(|(a, b)| a.iter().zip(b).map(|(a, b)| (a - b).abs()))
+        .fold(0.0f64, f64::max)
+}

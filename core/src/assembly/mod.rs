@@ -466,24 +466,13 @@ impl Assembler {
         diag: &[f64],
         project: bool,
     ) -> Result<SparseColMatRef<'_, usize, f64>> {
-        self.assemble_hessian(model, s, scale, diag, project, false)
+        self.hessian_with(model, s, scale, diag, project, false)
     }
 
-    /// [`Assembler::hessian`] with the element blocks Newton asks for a
-    /// direction after a refused full step (see
+    /// [`Assembler::hessian`]; with `majorize`, from the element blocks
+    /// Newton asks for a direction after a refused full step (see
     /// [`ElementSet::majorized_hessian_blocks`](crate::ElementSet::majorized_hessian_blocks)).
-    pub(crate) fn majorized_hessian(
-        &mut self,
-        model: &Model,
-        s: &EvalState,
-        scale: f64,
-        diag: &[f64],
-        project: bool,
-    ) -> Result<SparseColMatRef<'_, usize, f64>> {
-        self.assemble_hessian(model, s, scale, diag, project, true)
-    }
-
-    fn assemble_hessian(
+    pub(crate) fn hessian_with(
         &mut self,
         model: &Model,
         s: &EvalState,

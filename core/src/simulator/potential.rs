@@ -148,12 +148,8 @@ impl Potential for StepPotential<'_> {
         }
         let s = eval_state(&self.y, self.x_prev, self.p, &self.form, self.t_eval);
         let scale = self.form.c_e * self.form.a_y * self.form.a_y;
-        if majorize {
-            self.asm
-                .majorized_hessian(self.model, &s, scale, &self.diag, project)
-        } else {
-            self.asm.hessian(self.model, &s, scale, &self.diag, project)
-        }
+        self.asm
+            .hessian_with(self.model, &s, scale, &self.diag, project, majorize)
     }
     fn local_hessian(&mut self, x: &[f64], majorize: bool) -> Option<LocalEntries<'_>> {
         self.eval_point(x);

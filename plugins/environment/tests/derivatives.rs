@@ -231,6 +231,24 @@ fn ground_laws() -> Vec<NormalLaw> {
     ]
 }
 
+/// A ground normal tilted off the last axis, in `dim` dimensions.
+fn tilted_normal(dim: usize) -> Vec<f64> {
+    if dim == 3 {
+        vec![0.1, -0.2, 1.0]
+    } else {
+        vec![0.15, 1.0]
+    }
+}
+
+/// A world friction axis, in `dim` dimensions.
+fn world_axis(dim: usize) -> Vec<f64> {
+    if dim == 3 {
+        vec![1.0, 0.3, 0.2]
+    } else {
+        vec![1.0, 0.1]
+    }
+}
+
 fn frictions(aniso: bool) -> Vec<Option<Friction>> {
     let a = |v: f64| if aniso { Some(v) } else { None };
     vec![
@@ -262,16 +280,8 @@ fn ground_derivatives_per_axis_friction_and_world_axes() {
         slip_velocity: 0.05,
     };
     for dim in [2, 3] {
-        let normal: Vec<f64> = if dim == 3 {
-            vec![0.1, -0.2, 1.0]
-        } else {
-            vec![0.15, 1.0]
-        };
-        let world: Vec<f64> = if dim == 3 {
-            vec![1.0, 0.3, 0.2]
-        } else {
-            vec![1.0, 0.1]
-        };
+        let normal = tilted_normal(dim);
+        let world = world_axis(dim);
         for law in ground_laws() {
             let mut cases = vec![(Some(per_axis), true), (Some(per_axis), false)];
             cases.extend(frictions(true).into_iter().skip(1).map(|f| (f, false)));
@@ -303,11 +313,7 @@ fn ground_derivatives_all_laws_and_frictions() {
         step: 1e-7,
     };
     for dim in [2, 3] {
-        let normal: Vec<f64> = if dim == 3 {
-            vec![0.1, -0.2, 1.0]
-        } else {
-            vec![0.15, 1.0]
-        };
+        let normal = tilted_normal(dim);
         for law in ground_laws() {
             for aniso in [false, true] {
                 for fr in frictions(aniso) {
@@ -339,11 +345,7 @@ fn majorized_friction_hessians_bound_the_exact_ones() {
         slip_velocity: 0.05,
     };
     for dim in [2, 3] {
-        let normal: Vec<f64> = if dim == 3 {
-            vec![0.1, -0.2, 1.0]
-        } else {
-            vec![0.15, 1.0]
-        };
+        let normal = tilted_normal(dim);
         let mut cases: Vec<(Option<Friction>, bool, bool)> =
             vec![(Some(per_axis), true, true), (Some(per_axis), false, true)];
         for aniso in [false, true] {
@@ -361,11 +363,7 @@ fn majorized_friction_hessians_bound_the_exact_ones() {
             if per_node {
                 g.axes = Some(vec![[1, 2], [2, 3], [3, 4], [4, 0], [0, 1]]);
             } else if matches!(fr, Some(Friction::PerAxisCoulomb { .. })) {
-                g.axis = Some(if dim == 3 {
-                    vec![1.0, 0.3, 0.2]
-                } else {
-                    vec![1.0, 0.1]
-                });
+                g.axis = Some(world_axis(dim));
             }
             let m = model(dim, vec![Box::new(g)]);
             let set = m.energies()[0].elements();
@@ -373,13 +371,10 @@ fn majorized_friction_hessians_bound_the_exact_ones() {
             let label = format!("ground {dim}-D {fr:?} per node {per_node}");
             let mut differs = 0.0f64;
             for (seed, scale) in [(1, 1e-3), (2, 1e-2), (3, 3e-2)] {
-                let (mut q, qp) = states(&m, seed, scale);
+                let (mut q, mut qp) = states(&m, seed, scale);
                 // Pressed into the ground: every node carries a normal force.
                 for n in 0..5 {
                     q[dim * n + dim - 1] -= 0.004;
-                }
-                let mut qp = qp;
-                for n in 0..5 {
                     qp[dim * n + dim - 1] -= 0.004;
                 }
                 let p = vec![0.0];
