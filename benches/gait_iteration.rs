@@ -6,18 +6,22 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [reuse=R] [noref] [noload] [local] [exact] [plain|gn|lm|run|starts]`
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [reuse=R] [tol=T] [iters=N] [marquardt] [noref] [noload] [local] [exact] [plain|gn|lm|run|starts]`
 //! (`local`: reused factorizations are refreshed with the ground's
 //! node-local Hessian entries, `NewtonSettings::local_updates`)
 //! (`exact`: Newton factorizes exact Hessians only, not the friction's
 //! majorizer after a refused full step, `NewtonSettings::majorize` off)
 //! (`plain`: only the plain rollout; `reuse=R`: `NewtonSettings::reuse_below`
-//! R instead of the gait's 0.5)
+//! R instead of the gait's 0.5; `tol=T`: Newton's absolute tolerance T
+//! (N) instead of the gait's 1e-6)
 //! (`noload`: trials run concurrently on every simulator even while other
 //! processes hold the cores, `Shooting::with_load_check(false)`)
 //! (`starts`: Newton iterations of one trial near a Jacobian's trajectory, with
 //! and without starting steps near it)
-//! (`run`: whole 10-iteration runs from the default seed instead)
+//! (`run`: whole 10-iteration runs from the default seed instead, with the
+//! objective after each iteration; `iters=N`: N iterations; `marquardt`:
+//! Levenberg–Marquardt's damping by Marquardt's steps, `Damping::Marquardt`,
+//! instead of Nielsen's update)
 //! (`default`: tight Newton settings instead of the gait's
 //! `NewtonSettings::fast()`; `lagged`: the cable paper's lagged quadratic
 //! friction, μ = 100/m, instead of smooth Coulomb; `mu=MU`: the table's
@@ -26,7 +30,7 @@
 
 use pliant::gait::GaitSetup;
 use pliant::optim::gradient::{gradient_adjoint, jacobian_forward};
-use pliant::optim::{Memory, Method, OptimizeSettings, optimize, rollout};
+use pliant::optim::{Damping, Memory, Method, OptimizeSettings, optimize, rollout};
 use std::time::Instant;
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -59,6 +63,9 @@ fn main() {
     if has("exact") {
         setup.newton.majorize = false;
     }
+    if let Some(t) = args.iter().find_map(|a| a.strip_prefix("tol=")) {
+        setup.newton.abs_tol = t.parse().expect("tol=T takes a number (N)");
+    }
     if let Some(r) = args.iter().find_map(|a| a.strip_prefix("reuse=")) {
         setup.newton.reuse_below = r.parse().expect("reuse=R takes a number");
     }
@@ -80,13 +87,24 @@ fn main() {
         setup.robot =
             pliant::gait::GaitRobot::from_robot(&puppy, [0.0, 0.0, -9.81], friction).unwrap();
     }
+    // `marquardt`: Levenberg–Marquardt's damping by Marquardt's steps
+    // instead of Nielsen's update.
+    let damping = if has("marquardt") {
+        Damping::Marquardt
+    } else {
+        Damping::Nielsen
+    };
     println!("friction: {friction:?}");
     println!("Newton: {:?}", setup.newton);
     // `noref`: every trial step starts where `NewtonStart` says, not near
     // the current iterate's trajectory.
     let reference_starts = !has("noref");
     if has("run") {
-        whole_runs(&setup, reference_starts, !has("noload"));
+        let iters = args
+            .iter()
+            .find_map(|a| a.strip_prefix("iters="))
+            .map_or(10, |n| n.parse().expect("iters=N takes a whole number"));
+        whole_runs(&setup, reference_starts, !has("noload"), iters, damping);
         return;
     }
     if has("starts") {
@@ -177,12 +195,18 @@ fn main() {
         ),
         (
             "Levenberg-Marquardt, trials one after the other",
-            Method::LevenbergMarquardt { tol: 1e-12 },
+            Method::LevenbergMarquardt {
+                tol: 1e-12,
+                damping,
+            },
             1,
         ),
         (
             "Levenberg-Marquardt, trials on 2 simulators at once",
-            Method::LevenbergMarquardt { tol: 1e-12 },
+            Method::LevenbergMarquardt {
+                tol: 1e-12,
+                damping,
+            },
             2,
         ),
     ] {
@@ -229,11 +253,17 @@ fn main() {
     }
 }
 
-/// `run`: 10 Levenberg–Marquardt iterations of the asymmetric Puppy from the
+/// `run`: 10 (`iters=N`: N) Levenberg–Marquardt iterations of the asymmetric Puppy from the
 /// default seed, trials on 1 and on 2 simulators: wall time per iteration
 /// averaged over the whole run (rejected trials included), and whether both
 /// runs give the same iterates.
-fn whole_runs(setup: &GaitSetup, reference_starts: bool, load_check: bool) {
+fn whole_runs(
+    setup: &GaitSetup,
+    reference_starts: bool,
+    load_check: bool,
+    iters: u64,
+    damping: Damping,
+) {
     let z0 = setup.default_z0().unwrap();
     let mut zs = Vec::new();
     for sims in 1..=setup.trial_simulators.max(1) {
@@ -244,16 +274,19 @@ fn whole_runs(setup: &GaitSetup, reference_starts: bool, load_check: bool) {
             .with_reference_starts(reference_starts)
             .with_load_check(load_check);
         let settings = OptimizeSettings {
-            method: Method::LevenbergMarquardt { tol: 1e-12 },
-            max_iters: 10,
+            method: Method::LevenbergMarquardt {
+                tol: 1e-12,
+                damping,
+            },
+            max_iters: iters,
             checkpoint: None,
         };
         let t0 = Instant::now();
         let (res, _) = optimize(sh, &z0, &settings, None).unwrap();
         let t = t0.elapsed().as_secs_f64();
         println!(
-            "  10 iterations, trials on {sims} simulator(s): {:.2} s per iteration (the initial rollout included); {} rollouts ({} alongside another, {} cut short); {:.2} Newton iterations per step; objective {:.4e} -> {:.4e}; {:.2} s in rollouts, {:.2} s in derivatives; {} trial batches one at a time for a busy machine (other processes took {} cores in the last round)",
-            t / 10.0,
+            "  {iters} iterations, trials on {sims} simulator(s): {:.2} s per iteration (the initial rollout included); {} rollouts ({} alongside another, {} cut short); {:.2} Newton iterations per step; objective {:.4e} -> {:.4e}; {:.2} s in rollouts, {:.2} s in derivatives; {} trial batches one at a time for a busy machine (other processes took {} cores in the last round)",
+            t / iters as f64,
             res.stats.rollouts,
             res.stats.rollouts_in_parallel,
             res.stats.rollouts_cut_short,
@@ -267,6 +300,13 @@ fn whole_runs(setup: &GaitSetup, reference_starts: bool, load_check: bool) {
                 .others_cores
                 .map_or("an unknown number of".into(), |c| format!("{c:.2}"))
         );
+        // What the time bought: the objective after each iteration.
+        let trace: Vec<String> = res
+            .history
+            .iter()
+            .map(|h| format!("{:.2} ({:.1} s)", h.objective, h.seconds))
+            .collect();
+        println!("    objective by iteration (elapsed): {}", trace.join(", "));
         zs.push(res.z);
     }
     if zs.len() == 2 {

@@ -472,7 +472,7 @@ fn fold_run(out: &Path, letters: &str, seconds: f64) -> anyhow::Result<()> {
 /// activations up to 2× the design's, with a small effort penalty
 /// (Levenberg–Marquardt on exact rollout Jacobians).
 fn optimize_fold(out: &Path, iterations: u64) -> anyhow::Result<()> {
-    use pliant::optim::{Method, OptimizeSettings, optimize};
+    use pliant::optim::{Damping, Method, OptimizeSettings, optimize};
     use pliant::soft_cells::fold_optimize::fold_problem;
     use pliant::soft_cells::folding::{FoldingDesign, Letter, centroids, shape_error};
     let d = FoldingDesign::default();
@@ -490,7 +490,10 @@ fn optimize_fold(out: &Path, iterations: u64) -> anyhow::Result<()> {
     let before = shape(&z0, &p.shooting)?;
     let t0 = Instant::now();
     let settings = OptimizeSettings {
-        method: Method::LevenbergMarquardt { tol: 1e-4 },
+        method: Method::LevenbergMarquardt {
+            tol: 1e-4,
+            damping: Damping::Nielsen,
+        },
         max_iters: iterations,
         checkpoint: None,
     };

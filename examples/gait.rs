@@ -26,7 +26,7 @@
 use anyhow::Context;
 use pliant::gait::GaitSetup;
 use pliant::gait::{Checkpoints, optimize_gait};
-use pliant::optim::Method;
+use pliant::optim::{Damping, Method};
 use std::path::{Path, PathBuf};
 
 /// The incline's slope, degrees: steep enough that the flat-ground gait
@@ -83,7 +83,10 @@ fn run(setup: &GaitSetup, z0: &[f64], iters: u64, out: &Path) -> anyhow::Result<
     let run = optimize_gait(
         setup,
         z0,
-        Method::LevenbergMarquardt { tol: 1e-4 },
+        Method::LevenbergMarquardt {
+            tol: 1e-4,
+            damping: Damping::Nielsen,
+        },
         iters,
         out,
         Checkpoints::Resume,

@@ -497,7 +497,7 @@ fn optimize_gait(
     iterations: u64,
     dir: &Path,
 ) -> anyhow::Result<()> {
-    use pliant::optim::{Method, OptimizeSettings, optimize};
+    use pliant::optim::{Damping, Method, OptimizeSettings, optimize};
     use pliant::soft_snake::optimize::{Keyframing, rolling_problem};
     std::fs::create_dir_all(dir).with_context(|| dir.display().to_string())?;
     let started = Instant::now();
@@ -515,7 +515,10 @@ fn optimize_gait(
         100.0 * v_hand
     );
     let settings = OptimizeSettings {
-        method: Method::LevenbergMarquardt { tol: 1e-4 },
+        method: Method::LevenbergMarquardt {
+            tol: 1e-4,
+            damping: Damping::Nielsen,
+        },
         max_iters: iterations,
         checkpoint: None,
     };

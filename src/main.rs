@@ -42,6 +42,26 @@ impl From<Method> for MethodName {
     }
 }
 
+/// How Levenberg–Marquardt's damping follows its trials (`--damping`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Damping {
+    /// Nielsen's continuous update: μ·max(1/3, 1 − (2ρ − 1)³), and 2μ, 4μ,
+    /// 8μ… per rejected trial (the default).
+    Nielsen,
+    /// Marquardt's steps: μ/3 after a well-predicted decrease, 2μ after a
+    /// poorly predicted one, 4μ per rejected trial.
+    Marquardt,
+}
+
+impl From<Damping> for pliant::optim::Damping {
+    fn from(d: Damping) -> Self {
+        match d {
+            Damping::Marquardt => pliant::optim::Damping::Marquardt,
+            Damping::Nielsen => pliant::optim::Damping::Nielsen,
+        }
+    }
+}
+
 #[derive(Parser)]
 #[command(name = "pliant", version, about = "Differentiable soft-robot physics")]
 struct Cli {
@@ -125,6 +145,10 @@ enum Command {
         /// Override the spec's solver.
         #[arg(long, value_enum)]
         method: Option<Method>,
+        /// Override how Levenberg–Marquardt's damping follows its trials
+        /// (the spec's `damping`).
+        #[arg(long, value_enum)]
+        damping: Option<Damping>,
         /// Start afresh: discard the checkpoint and history of an earlier
         /// run of the same spec instead of resuming it.
         #[arg(long)]
@@ -494,6 +518,7 @@ fn run_cli() -> Result<()> {
             out,
             iterations,
             method,
+            damping,
             fresh,
             export,
             export_backend,
@@ -505,6 +530,9 @@ fn run_cli() -> Result<()> {
             }
             if let Some(m) = method {
                 s.method = m.into();
+            }
+            if let Some(d) = damping {
+                s.damping = Some(d.into());
             }
             if let Some(p) = &export {
                 // Check the export's inputs before a long optimization, not after.

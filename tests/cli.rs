@@ -412,6 +412,19 @@ fn optimize_reports_bad_specs_with_their_location() {
     let out = pliant().arg("optimize").arg(&spec).output().unwrap();
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && e.contains("hexapod"), "{e}");
+    // `--damping` is a Levenberg–Marquardt setting: refused with another
+    // solver before anything is simulated.
+    std::fs::write(&spec, r#"{"robot": "tripod", "iterations": 1}"#).unwrap();
+    let out = pliant()
+        .args(["optimize", "--method", "lbfgs", "--damping", "nielsen"])
+        .arg(&spec)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && e.contains("`damping`") && e.contains("lbfgs"),
+        "{e}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -7,7 +7,7 @@
 //! snapshots; see `snapshots/README.md` for reviewing a changed gait.
 
 use pliant::gait::GaitSetup;
-use pliant::optim::{Method, OptimizeSettings, optimize};
+use pliant::optim::{Damping, Method, OptimizeSettings, optimize};
 use serde_json::{Value, json};
 
 fn um(x: f64) -> Value {
@@ -66,7 +66,10 @@ fn optimized_tripod_gait() {
     let z0 = vec![0.004, 0.0, 0.004, 0.008, 0.0, 0.004, 0.008, 0.004];
     let (shooting, _) = s.problem(&z0).unwrap();
     let settings = OptimizeSettings {
-        method: Method::LevenbergMarquardt { tol: 1e-4 },
+        method: Method::LevenbergMarquardt {
+            tol: 1e-4,
+            damping: Damping::Nielsen,
+        },
         max_iters: 2,
         checkpoint: None,
     };

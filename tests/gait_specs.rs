@@ -26,6 +26,7 @@ fn bad_specs_are_errors() {
     for (bad, field) in [
         (r#"{"robot": "kitten"}"#, "robot"),
         (r#"{"robot": "puppy", "method": "newton"}"#, "method"),
+        (r#"{"robot": "puppy", "damping": "fletcher"}"#, "damping"),
     ] {
         match parse(bad) {
             Err(pliant::scenarios::ScenarioError::Spec {
@@ -46,10 +47,28 @@ fn bad_specs_are_errors() {
             .to_string()
             .contains("no mirrored motors")
     );
+    // A damping update belongs to Levenberg–Marquardt.
+    let s = parse(r#"{"robot": "puppy", "method": "lbfgs", "damping": "nielsen"}"#).unwrap();
+    let e = s.setup().unwrap_err().to_string();
+    assert!(e.contains("damping") && e.contains("lbfgs"), "{e}");
     let s = parse(r#"{"robot": "puppy", "z0": [0.0]}"#).unwrap();
     let setup = s.setup().unwrap();
     let e = s.z0(&setup).unwrap_err().to_string();
     assert!(e.contains("spec z0 values") && e.contains("1 given"), "{e}");
+}
+
+#[test]
+fn a_spec_chooses_the_damping_update() {
+    use pliant::optim::{Damping, Method};
+    let parse = |s: &str| OptimizeSpec::from_json(s, "test").unwrap();
+    let damping = |s: &OptimizeSpec| match s.method() {
+        Method::LevenbergMarquardt { damping, .. } => damping,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(damping(&parse(r#"{"robot": "puppy"}"#)), Damping::Nielsen);
+    let marquardt = parse(r#"{"robot": "puppy", "damping": "marquardt"}"#);
+    assert_eq!(damping(&marquardt), Damping::Marquardt);
+    marquardt.setup().unwrap();
 }
 
 #[test]

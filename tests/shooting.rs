@@ -8,7 +8,7 @@ mod common;
 
 use pliant::core::{Integrator, Simulator};
 use pliant::optim::{
-    AverageVelocity, ComPath, ControlSmoothness, Gait, Memory, Method, Motor, Objective,
+    AverageVelocity, ComPath, ControlSmoothness, Damping, Gait, Memory, Method, Motor, Objective,
     OptimizeSettings, Shooting, optimize,
 };
 
@@ -222,7 +222,10 @@ fn bad_gait_and_objective_input_are_clear_errors() {
 fn levenberg_marquardt_is_monotone_and_keeps_the_bounds() {
     let p = problem(Integrator::Bdf1, Memory::Recompute);
     let settings = OptimizeSettings {
-        method: Method::LevenbergMarquardt { tol: 1e-8 },
+        method: Method::LevenbergMarquardt {
+            tol: 1e-8,
+            damping: Damping::Nielsen,
+        },
         max_iters: 15,
         checkpoint: None,
     };
@@ -281,7 +284,10 @@ fn a_trial_that_must_be_rejected_stops_early_and_exactly() {
 #[test]
 fn trials_on_spare_simulators_give_the_same_iterates() {
     let settings = OptimizeSettings {
-        method: Method::LevenbergMarquardt { tol: 1e-8 },
+        method: Method::LevenbergMarquardt {
+            tol: 1e-8,
+            damping: Damping::Nielsen,
+        },
         max_iters: 8,
         checkpoint: None,
     };

@@ -6,15 +6,17 @@
 //! (floored at `1e-12 · max D`), tries `p + δ` and accepts it only if
 //! `½‖r‖²` decreases (so the objective decreases monotonically). The gain
 //! ratio `ρ` = actual / predicted decrease (predicted
-//! `−δᵀJᵀr − ½δᵀJᵀJδ`) steers `μ`: divided by 3 when `ρ > 0.75`, doubled
-//! when `ρ < 0.25`; a rejected trial multiplies `μ` by 4 and solves again.
+//! `−δᵀJᵀr − ½δᵀJᵀJδ`) steers `μ` as [`Damping`] says: by default
+//! (Nielsen's update) `μ · max(1/3, 1 − (2ρ − 1)³)` after an accepted
+//! trial, and a rejected one multiplies `μ` by 2, 4, 8, … and solves
+//! again; [`Damping::Marquardt`] takes Marquardt's fixed steps instead.
 //! A trial whose rollout fails (Newton does not converge) counts as no
 //! decrease. With bounds, variables on a bound whose gradient pushes
 //! outward are held fixed and every trial is projected onto the box, so all
 //! iterates are feasible.
 //! When the problem evaluates several trials at once
-//! ([`TrialCost::concurrent_trials`] > 1), the trials at `μ, 4μ, 16μ, …` are
-//! rolled out together and the first that decreases the objective is
+//! ([`TrialCost::concurrent_trials`] > 1), the trials at `μ, 4μ, 16μ, …`
+//! (Nielsen: `μ, 2μ, 8μ, 64μ, …`) are rolled out together and the first that decreases the objective is
 //! accepted — the one trying them in turn would accept — so the iterates do
 //! not depend on how many run at once; a rejected first trial then costs no
 //! extra wall time when a core is free.
@@ -29,6 +31,56 @@ use argmin::core::{
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
+/// How the damping `μ` follows the trials of a Levenberg–Marquardt
+/// iteration. Both start each iteration at the `μ` the last one left and
+/// accept the first trial that lowers the objective; they differ in how far
+/// `μ` moves.
+///
+/// Measured on the Puppy (`cargo bench --bench gait_iteration -- run
+/// iters=25 [marquardt]`, 2026-12-05): from the default seed Nielsen's
+/// update reached an objective of 45.1 in 25 iterations where Marquardt's
+/// stalled at 59.3 (`μ` stuck near 340 after a run of small gains), and the
+/// 60.4 that Marquardt's reached in 10 iterations 1.4× sooner; see
+/// `docs/benchmarks.md`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Damping {
+    /// Nielsen's update (the default; Madsen, Nielsen & Tingleff, *Methods
+    /// for Non-Linear Least Squares Problems*, 2004, §3.2): after an
+    /// accepted trial with gain ratio `ρ`, `μ · max(1/3, 1 − (2ρ − 1)³)`,
+    /// so `μ` shrinks as far as the model predicted the decrease well; a
+    /// rejected trial multiplies `μ` by `ν`, which starts at 2 and doubles
+    /// with every rejection (trial `j` of an iteration, from 0, at
+    /// `2^{j(j+1)/2} μ`: `μ, 2μ, 8μ, 64μ, …`).
+    #[default]
+    Nielsen,
+    /// Marquardt's steps (pliant's rule before 2026-12-05, which the gaits
+    /// of `docs/results.md` dated before then were optimized with): after
+    /// an accepted trial, `μ/3` when `ρ > 0.75`, `2μ` when `ρ < 0.25`, else
+    /// unchanged; trial `j` at `4^j μ`.
+    Marquardt,
+}
+
+impl Damping {
+    /// The damping of trial `j` (from 0) of an iteration that starts at `mu0`.
+    fn trial(self, mu0: f64, j: usize) -> f64 {
+        match self {
+            Damping::Marquardt => mu0 * 4f64.powi(j as i32),
+            Damping::Nielsen => mu0 * 2f64.powi((j * (j + 1) / 2) as i32),
+        }
+    }
+    /// The next iteration's damping after accepting a trial damped by `mu`
+    /// with gain ratio `rho` (a decrease is floored at `1e-12`).
+    fn after(self, mu: f64, rho: f64) -> f64 {
+        match self {
+            Damping::Marquardt if rho > 0.75 => (mu / 3.0).max(1e-12),
+            Damping::Marquardt if rho < 0.25 => mu * 2.0,
+            Damping::Marquardt => mu,
+            Damping::Nielsen => (mu * (1.0 - (2.0 * rho - 1.0).powi(3)).max(1.0 / 3.0)).max(1e-12),
+        }
+    }
+}
+
 /// The solver's settings and adaptive damping (serialized in checkpoints).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LevenbergMarquardt {
@@ -42,6 +94,9 @@ pub struct LevenbergMarquardt {
     pub bounds: Option<(f64, f64)>,
     converged: bool,
     stalled: bool,
+    /// How `μ` follows the trials (last, so that a checkpoint written
+    /// before this setting existed fails to load instead of being misread).
+    pub damping: Damping,
 }
 
 impl LevenbergMarquardt {
@@ -50,10 +105,16 @@ impl LevenbergMarquardt {
         self.bounds = Some((lo, hi));
         self
     }
+    /// Moves `μ` by `damping` ([`Damping::Nielsen`] unless set).
+    pub fn with_damping(mut self, damping: Damping) -> Self {
+        self.damping = damping;
+        self
+    }
     /// Initial damping `mu0`, relative tolerance `tol`.
     pub fn new(mu0: f64, tol: f64) -> Self {
         Self {
             mu: mu0,
+            damping: Damping::default(),
             tol,
             max_trials: 12,
             bounds: None,
@@ -146,7 +207,7 @@ where
                 }
             })
             .collect();
-        // Trial `j` uses damping `μ 4^j`; a batch of `concurrent_trials`
+        // Trial `j` uses damping `Damping::trial(μ, j)`; a batch of `concurrent_trials`
         // consecutive ones is evaluated at once, and the first (lowest `j`)
         // that decreases the objective is taken.
         let batch = problem
@@ -162,7 +223,7 @@ where
             // `(j, trial point)` for the trials whose system is solvable.
             let mut points: Vec<(usize, DVector<f64>)> = Vec::with_capacity(n);
             for j in trials..trials + n {
-                let mu = mu0 * 4f64.powi(j as i32);
+                let mu = self.damping.trial(mu0, j);
                 let mut a = jtj.clone();
                 let mut rhs = -&g;
                 for i in 0..d.len() {
@@ -204,12 +265,7 @@ where
                     let delta = &trial - &p;
                     let predicted = -delta.dot(&g) - 0.5 * delta.dot(&(&jtj * &delta));
                     let rho = (c0 - ct) / predicted.max(f64::MIN_POSITIVE);
-                    self.mu = mu0 * 4f64.powi(j as i32);
-                    if rho > 0.75 {
-                        self.mu = (self.mu / 3.0).max(1e-12);
-                    } else if rho < 0.25 {
-                        self.mu *= 2.0;
-                    }
+                    self.mu = self.damping.after(self.damping.trial(mu0, j), rho);
                     trials = j + 1;
                     accepted = Some((trial, ct));
                     break 'search;
@@ -218,7 +274,7 @@ where
             trials += n;
         }
         if accepted.is_none() {
-            self.mu = mu0 * 4f64.powi(trials as i32);
+            self.mu = self.damping.trial(mu0, trials);
         }
         let kv = argmin::kv!("mu" => self.mu; "trials" => trials as u64;);
         match accepted {
@@ -246,5 +302,138 @@ where
         } else {
             TerminationStatus::NotTerminated
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use argmin::core::{Executor, IterState};
+
+    /// Rosenbrock's valley as residuals, `r = (10 (y − x²), 1 − x)`, with
+    /// `n` trials evaluated per batch; counts the trials.
+    struct Valley {
+        batch: usize,
+        trials: std::cell::Cell<usize>,
+    }
+    impl Operator for Valley {
+        type Param = DVector<f64>;
+        type Output = DVector<f64>;
+        fn apply(&self, p: &DVector<f64>) -> Result<DVector<f64>, Error> {
+            Ok(DVector::from_vec(vec![
+                10.0 * (p[1] - p[0] * p[0]),
+                1.0 - p[0],
+            ]))
+        }
+    }
+    impl Jacobian for Valley {
+        type Param = DVector<f64>;
+        type Jacobian = DMatrix<f64>;
+        fn jacobian(&self, p: &DVector<f64>) -> Result<DMatrix<f64>, Error> {
+            Ok(DMatrix::from_row_slice(
+                2,
+                2,
+                &[-20.0 * p[0], 10.0, -1.0, 0.0],
+            ))
+        }
+    }
+    impl TrialCost for Valley {
+        fn trial_cost(&self, p: &DVector<f64>, bound: f64) -> Result<Option<f64>, Error> {
+            self.trials.set(self.trials.get() + 1);
+            let c = half_sq(&self.apply(p)?);
+            Ok((c < bound).then_some(c))
+        }
+        fn concurrent_trials(&self) -> usize {
+            self.batch
+        }
+    }
+
+    /// The iterates (parameters after each iteration) and the trials taken.
+    fn run(damping: Damping, batch: usize, iters: u64) -> (Vec<DVector<f64>>, Vec<f64>, usize) {
+        let problem = Valley {
+            batch,
+            trials: std::cell::Cell::new(0),
+        };
+        let solver = LevenbergMarquardt::new(1.0, 1e-14).with_damping(damping);
+        let mut path = Vec::new();
+        let mut costs = Vec::new();
+        let mut state: IterState<DVector<f64>, (), DMatrix<f64>, (), (), f64> =
+            IterState::new().param(DVector::from_vec(vec![-1.2, 1.0]));
+        let mut problem = Some(problem);
+        let mut solver = Some(solver);
+        for _ in 0..iters {
+            let res = Executor::new(problem.take().unwrap(), solver.take().unwrap())
+                .configure(|_| state.clone().max_iters(1))
+                .run()
+                .unwrap();
+            problem = res.problem.problem;
+            solver = Some(res.solver);
+            state = res.state;
+            let p = state.get_param().unwrap().clone();
+            path.push(p.clone());
+            costs.push(state.get_cost());
+            state = IterState::new().param(p);
+            if solver.as_ref().unwrap().converged || solver.as_ref().unwrap().stalled {
+                break;
+            }
+        }
+        let trials = problem.unwrap().trials.get();
+        (path, costs, trials)
+    }
+
+    #[test]
+    fn both_dampings_walk_the_valley_to_its_minimum_monotonically() {
+        for damping in [Damping::Marquardt, Damping::Nielsen] {
+            let (path, costs, _) = run(damping, 1, 200);
+            let end = path.last().unwrap();
+            assert!(
+                (end[0] - 1.0).abs() < 1e-6 && (end[1] - 1.0).abs() < 1e-6,
+                "{damping:?} ended at {end}"
+            );
+            // Only decreases are accepted.
+            let start = 0.5 * (100.0 * (1.0f64 - 1.44).powi(2) + 2.2f64.powi(2));
+            let mut last = start;
+            for c in &costs {
+                assert!(*c <= last, "{damping:?}: the cost rose from {last} to {c}");
+                last = *c;
+            }
+        }
+    }
+
+    #[test]
+    fn concurrent_trials_give_the_iterates_of_trials_in_turn() {
+        for damping in [Damping::Marquardt, Damping::Nielsen] {
+            let (one, _, trials) = run(damping, 1, 40);
+            // Some iteration needed more than one trial, so batches matter.
+            assert!(trials > one.len(), "{damping:?}: no trial was rejected");
+            for batch in [2, 3] {
+                let (many, _, _) = run(damping, batch, 40);
+                assert_eq!(one, many, "{damping:?}, {batch} trials at once");
+            }
+        }
+    }
+
+    #[test]
+    fn nielsen_follows_the_gain_ratio() {
+        let d = Damping::Nielsen;
+        let mu = 6.0;
+        // Trials of one iteration: μ, 2μ, 8μ, 64μ.
+        let seq: Vec<f64> = (0..4).map(|j| d.trial(mu, j)).collect();
+        assert_eq!(seq, vec![6.0, 12.0, 48.0, 384.0]);
+        // A perfect model divides by 3; ρ = ½ keeps μ; a barely accepted
+        // trial doubles it.
+        assert_eq!(d.after(mu, 1.0), 2.0);
+        assert_eq!(d.after(mu, 0.5), 6.0);
+        assert!((d.after(mu, 1e-12) - 12.0).abs() < 1e-9);
+        assert!((d.after(mu, 0.75) - 6.0 * 0.875).abs() < 1e-12);
+        // Marquardt's steps, for comparison.
+        let m = Damping::Marquardt;
+        assert_eq!(
+            (0..3).map(|j| m.trial(mu, j)).collect::<Vec<_>>(),
+            vec![6.0, 24.0, 96.0]
+        );
+        assert_eq!(m.after(mu, 0.9), 2.0);
+        assert_eq!(m.after(mu, 0.5), 6.0);
+        assert_eq!(m.after(mu, 0.1), 12.0);
     }
 }

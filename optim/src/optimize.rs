@@ -5,7 +5,7 @@
 //! checkpoints from which a killed optimization resumes to the same result.
 
 use crate::error::{OptimError, Result};
-use crate::levenberg_marquardt::LevenbergMarquardt;
+use crate::levenberg_marquardt::{Damping, LevenbergMarquardt};
 use crate::shooting::{BoundHandling, Shooting, ShootingStats, z_from_w};
 use argmin::core::checkpointing::{Checkpoint, CheckpointingFrequency};
 use argmin::core::observers::{Observe, ObserverMode};
@@ -37,6 +37,8 @@ pub enum Method {
     LevenbergMarquardt {
         /// Relative decrease tolerance.
         tol: f64,
+        /// How the damping follows the trials.
+        damping: Damping,
     },
     /// L-BFGS with `memory` pairs and a Moré–Thuente line search; stops when
     /// the gradient norm is below `tol_grad`.
@@ -355,8 +357,8 @@ pub fn optimize(
                 .map_err(solver_err)?;
             run.execute(problem, solver)?
         }
-        Method::LevenbergMarquardt { tol } => {
-            let mut solver = LevenbergMarquardt::new(1.0, tol);
+        Method::LevenbergMarquardt { tol, damping } => {
+            let mut solver = LevenbergMarquardt::new(1.0, tol).with_damping(damping);
             if let Some((lo, hi)) = lm_bounds {
                 solver = solver.with_bounds(lo, hi);
             }

@@ -120,7 +120,7 @@ impl Inner {
 /// ```
 /// use pliant_core::{Ctx, Element, ElementList, Integrator, ModelBuilder, NewtonSettings};
 /// use pliant_core::{ParamChannel, Scalar, Simulator, Stencil};
-/// use pliant_optim::{ComPath, Gait, Method, Motor, Objective, OptimizeSettings, Shooting};
+/// use pliant_optim::{ComPath, Damping, Gait, Method, Motor, Objective, OptimizeSettings, Shooting};
 ///
 /// /// `E = k/2 |x − (u, 0, 0)|²` (J), `u` a control channel (m).
 /// #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -174,7 +174,10 @@ impl Inner {
 ///
 /// // Levenberg–Marquardt (argmin) on the forward-sensitivity Jacobian.
 /// let settings = OptimizeSettings {
-///     method: Method::LevenbergMarquardt { tol: 1e-10 },
+///     method: Method::LevenbergMarquardt {
+///         tol: 1e-10,
+///         damping: Damping::Nielsen,
+///     },
 ///     max_iters: 20,
 ///     checkpoint: None,
 /// };

@@ -81,6 +81,11 @@ pub struct OptimizeSpec {
     /// `"levenberg_marquardt"` (default), `"gauss_newton"` or `"lbfgs"`.
     #[serde(default)]
     pub method: MethodName,
+    /// How Levenberg–Marquardt's damping follows its trials: `"nielsen"`
+    /// (the default) or `"marquardt"` ([`pliant_optim::Damping`]); only
+    /// with `levenberg_marquardt`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damping: Option<pliant_optim::Damping>,
     /// Iteration budget.
     #[serde(default = "default_iterations")]
     pub iterations: u64,
@@ -118,7 +123,8 @@ fn default_iterations() -> u64 {
 
 impl OptimizeSpec {
     /// Checks what serde cannot: the name is a plain file name, the gait
-    /// layout is consistent and bounded, the incline is a slope.
+    /// layout is consistent and bounded, a damping update goes with
+    /// Levenberg–Marquardt, the incline is a slope.
     pub fn validate(&self) -> Result<()> {
         if let Some(n) = &self.name {
             validate_name(n).map_err(|e| match e {
@@ -149,6 +155,16 @@ impl OptimizeSpec {
                 &format!(
                     "settle_steps + prep_steps + cycle_steps × cycles must be at most \
                      {MAX_STEPS} steps (every iteration rolls the whole horizon out at least once)"
+                ),
+            ));
+        }
+        if self.damping.is_some() && self.method != MethodName::LevenbergMarquardt {
+            return Err(self.err(
+                "damping",
+                &format!(
+                    "a damping update is a Levenberg–Marquardt setting; method `{}` has none \
+                     (remove `damping` or use `levenberg_marquardt`)",
+                    self.method
                 ),
             ));
         }
@@ -291,9 +307,17 @@ impl OptimizeSpec {
         }
         Ok(s)
     }
-    /// The solver it names, with pliant's tolerances.
+    /// The solver it names, with pliant's tolerances and its damping.
     pub fn method(&self) -> pliant_optim::Method {
-        self.method.method()
+        match self.method.method() {
+            pliant_optim::Method::LevenbergMarquardt { tol, .. } => {
+                pliant_optim::Method::LevenbergMarquardt {
+                    tol,
+                    damping: self.damping.unwrap_or_default(),
+                }
+            }
+            other => other,
+        }
     }
     /// Initial `z` for `setup` (default [`GaitSetup::default_z0`]).
     pub fn z0(&self, setup: &GaitSetup) -> Result<Vec<f64>> {
@@ -373,6 +397,7 @@ pub fn demo_spec() -> OptimizeSpec {
         keyframes: 4,
         weights: None,
         method: MethodName::LevenbergMarquardt,
+        damping: None,
         iterations: 6,
         z0: None,
         origin: "demo".into(),
@@ -398,9 +423,10 @@ impl MethodName {
     /// The solver with pliant's tolerances.
     pub fn method(self) -> pliant_optim::Method {
         match self {
-            MethodName::LevenbergMarquardt => {
-                pliant_optim::Method::LevenbergMarquardt { tol: 1e-4 }
-            }
+            MethodName::LevenbergMarquardt => pliant_optim::Method::LevenbergMarquardt {
+                tol: 1e-4,
+                damping: pliant_optim::Damping::Nielsen,
+            },
             MethodName::GaussNewton => pliant_optim::Method::GaussNewton { tol: 1e-6 },
             MethodName::Lbfgs => pliant_optim::Method::Lbfgs {
                 memory: 7,
