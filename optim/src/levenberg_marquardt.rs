@@ -15,11 +15,12 @@
 //! outward are held fixed and every trial is projected onto the box, so all
 //! iterates are feasible.
 //! When the problem evaluates several trials at once
-//! ([`TrialCost::concurrent_trials`] > 1), the trials at `μ, 4μ, 16μ, …`
-//! (Nielsen: `μ, 2μ, 8μ, 64μ, …`) are rolled out together and the first that decreases the objective is
-//! accepted — the one trying them in turn would accept — so the iterates do
-//! not depend on how many run at once; a rejected first trial then costs no
-//! extra wall time when a core is free.
+//! ([`TrialCost::concurrent_trials`] > 1), the trials at `μ, 2μ, 8μ, 64μ, …`
+//! (Marquardt's: `μ, 4μ, 16μ, …`) are rolled out together and the first
+//! that decreases the objective is accepted — the one trying them in turn
+//! would accept — so the iterates do not depend on how many run at once;
+//! a rejected first trial then costs no extra wall time when a core is
+//! free.
 //! It stops when a step accepted at the first trial (the model is trusted,
 //! the damping did not have to grow) lowers the objective by less than
 //! `tol · objective`, or when no trial in `max_trials` decreases it.
@@ -207,9 +208,9 @@ where
                 }
             })
             .collect();
-        // Trial `j` uses damping `Damping::trial(μ, j)`; a batch of `concurrent_trials`
-        // consecutive ones is evaluated at once, and the first (lowest `j`)
-        // that decreases the objective is taken.
+        // Trial `j` uses damping `Damping::trial(μ, j)`; a batch of
+        // `concurrent_trials` consecutive ones is evaluated at once, and the
+        // first (lowest `j`) that decreases the objective is taken.
         let batch = problem
             .problem
             .as_ref()

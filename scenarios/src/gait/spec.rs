@@ -425,7 +425,7 @@ impl MethodName {
         match self {
             MethodName::LevenbergMarquardt => pliant_optim::Method::LevenbergMarquardt {
                 tol: 1e-4,
-                damping: pliant_optim::Damping::Nielsen,
+                damping: pliant_optim::Damping::default(),
             },
             MethodName::GaussNewton => pliant_optim::Method::GaussNewton { tol: 1e-6 },
             MethodName::Lbfgs => pliant_optim::Method::Lbfgs {
