@@ -309,7 +309,6 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use argmin::core::{Executor, IterState};
 
     /// Rosenbrock's valley as residuals, `r = (10 (y − x²), 1 − x)`, with
     /// `n` trials evaluated per batch; counts the trials.
@@ -351,34 +350,24 @@ mod tests {
 
     /// The iterates (parameters after each iteration) and the trials taken.
     fn run(damping: Damping, batch: usize, iters: u64) -> (Vec<DVector<f64>>, Vec<f64>, usize) {
-        let problem = Valley {
+        let mut problem = Problem::new(Valley {
             batch,
             trials: std::cell::Cell::new(0),
-        };
-        let solver = LevenbergMarquardt::new(1.0, 1e-14).with_damping(damping);
-        let mut path = Vec::new();
-        let mut costs = Vec::new();
-        let mut state: IterState<DVector<f64>, (), DMatrix<f64>, (), (), f64> =
+        });
+        let mut solver = LevenbergMarquardt::new(1.0, 1e-14).with_damping(damping);
+        let start: IterState<DVector<f64>, (), DMatrix<f64>, (), (), f64> =
             IterState::new().param(DVector::from_vec(vec![-1.2, 1.0]));
-        let mut problem = Some(problem);
-        let mut solver = Some(solver);
+        let (mut state, _) = solver.init(&mut problem, start).unwrap();
+        let (mut path, mut costs) = (Vec::new(), Vec::new());
         for _ in 0..iters {
-            let res = Executor::new(problem.take().unwrap(), solver.take().unwrap())
-                .configure(|_| state.clone().max_iters(1))
-                .run()
-                .unwrap();
-            problem = res.problem.problem;
-            solver = Some(res.solver);
-            state = res.state;
-            let p = state.get_param().unwrap().clone();
-            path.push(p.clone());
+            (state, _) = solver.next_iter(&mut problem, state).unwrap();
+            path.push(state.get_param().unwrap().clone());
             costs.push(state.get_cost());
-            state = IterState::new().param(p);
-            if solver.as_ref().unwrap().converged || solver.as_ref().unwrap().stalled {
+            if solver.converged || solver.stalled {
                 break;
             }
         }
-        let trials = problem.unwrap().trials.get();
+        let trials = problem.take_problem().unwrap().trials.get();
         (path, costs, trials)
     }
 
