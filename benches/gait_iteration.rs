@@ -6,7 +6,7 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [reuse=R] [tol=T] [iters=N] [marquardt] [noref] [noload] [local] [exact] [plain|gn|lm|run|starts]`
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [reuse=R] [tol=T] [iters=N] [marquardt] [noref] [noload] [nocut] [local] [exact] [plain|gn|lm|run|starts]`
 //! (`local`: reused factorizations are refreshed with the ground's
 //! node-local Hessian entries, `NewtonSettings::local_updates`)
 //! (`exact`: Newton factorizes exact Hessians only, not the friction's
@@ -14,6 +14,9 @@
 //! (`plain`: only the plain rollout; `reuse=R`: `NewtonSettings::reuse_below`
 //! R instead of the gait's 0.5; `tol=T`: Newton's absolute tolerance T
 //! (N) instead of the gait's 1e-6)
+//! (`nocut`: Levenberg–Marquardt trials run until their cost passes the
+//! current one, never given up for falling short of the model's forecast,
+//! `Shooting::with_forecast_cuts(false)`)
 //! (`noload`: trials run concurrently on every simulator even while other
 //! processes hold the cores, `Shooting::with_load_check(false)`)
 //! (`starts`: Newton iterations of one trial near a Jacobian's trajectory, with
@@ -104,7 +107,14 @@ fn main() {
             .iter()
             .find_map(|a| a.strip_prefix("iters="))
             .map_or(10, |n| n.parse().expect("iters=N takes a whole number"));
-        whole_runs(&setup, reference_starts, !has("noload"), iters, damping);
+        whole_runs(
+            &setup,
+            reference_starts,
+            !has("noload"),
+            !has("nocut"),
+            iters,
+            damping,
+        );
         return;
     }
     if has("starts") {
@@ -230,7 +240,9 @@ fn main() {
             let mut nw = [(0usize, 0usize); 2];
             for (i, iters) in [1u64, 3].into_iter().enumerate() {
                 let (sh, _) = setup.problem(&z).unwrap();
-                let sh = sh.with_reference_starts(reference_starts);
+                let sh = sh
+                    .with_reference_starts(reference_starts)
+                    .with_forecast_cuts(!has("nocut"));
                 let settings = OptimizeSettings {
                     method,
                     max_iters: iters,
@@ -261,6 +273,7 @@ fn whole_runs(
     setup: &GaitSetup,
     reference_starts: bool,
     load_check: bool,
+    forecast_cuts: bool,
     iters: u64,
     damping: Damping,
 ) {
@@ -272,7 +285,8 @@ fn whole_runs(
         let (sh, _) = s.problem(&z0).unwrap();
         let sh = sh
             .with_reference_starts(reference_starts)
-            .with_load_check(load_check);
+            .with_load_check(load_check)
+            .with_forecast_cuts(forecast_cuts);
         let settings = OptimizeSettings {
             method: Method::LevenbergMarquardt {
                 tol: 1e-12,
@@ -285,11 +299,12 @@ fn whole_runs(
         let (res, _) = optimize(sh, &z0, &settings, None).unwrap();
         let t = t0.elapsed().as_secs_f64();
         println!(
-            "  {iters} iterations, trials on {sims} simulator(s): {:.2} s per iteration (the initial rollout included); {} rollouts ({} alongside another, {} cut short); {:.2} Newton iterations per step; objective {:.4e} -> {:.4e}; {:.2} s in rollouts, {:.2} s in derivatives; {} trial batches one at a time for a busy machine (other processes took {} cores in the last round)",
+            "  {iters} iterations, trials on {sims} simulator(s): {:.2} s per iteration (the initial rollout included); {} rollouts ({} alongside another, {} cut short, {} of them by the forecast); {:.2} Newton iterations per step; objective {:.4e} -> {:.4e}; {:.2} s in rollouts, {:.2} s in derivatives; {} trial batches one at a time for a busy machine (other processes took {} cores in the last round)",
             t / iters as f64,
             res.stats.rollouts,
             res.stats.rollouts_in_parallel,
             res.stats.rollouts_cut_short,
+            res.stats.rollouts_cut_by_forecast,
             res.stats.newton_iterations as f64 / res.stats.steps.max(1) as f64,
             res.initial_objective,
             res.objective,

@@ -282,6 +282,94 @@ fn a_trial_that_must_be_rejected_stops_early_and_exactly() {
 }
 
 #[test]
+fn a_trial_that_falls_short_of_its_forecast_is_given_up_and_an_exact_forecast_never() {
+    use nalgebra::DVector;
+    use pliant::optim::Forecast;
+    use pliant::optim::levenberg_marquardt::TrialCost;
+    let nz = problem(Integrator::Bdf1, Memory::Recompute).map().nz();
+    let residuals = |w: &DVector<f64>| {
+        let p = problem(Integrator::Bdf1, Memory::Recompute);
+        DVector::from_vec(p.residuals(w.as_slice()).unwrap())
+    };
+    let (wa, wb) = (DVector::from_element(nz, -0.2), DVector::zeros(nz));
+    let (ra, rb) = (residuals(&wa), residuals(&wb));
+    let cost = |r: &DVector<f64>| 0.5 * r.norm_squared();
+    // The trial at the cheaper point, the current point the dearer one.
+    let ((w, r), current) = if cost(&ra) < cost(&rb) {
+        ((wa, ra), rb)
+    } else {
+        ((wb, rb), ra)
+    };
+    assert!(cost(&current) > 1.01 * cost(&r));
+    // A model that is exact (the trial's own residuals) forecasts a
+    // decrease the trial makes step by step: it runs to the end.
+    let p = problem(Integrator::Bdf1, Memory::Recompute);
+    let exact = [r.clone()];
+    let forecast = Forecast {
+        current: &current,
+        models: &exact,
+    };
+    let got = p.trial_costs_forecast(std::slice::from_ref(&w), f64::INFINITY, forecast);
+    let finished = got[0].as_ref().unwrap().expect("the trial finished");
+    assert!((finished - cost(&r)).abs() <= 1e-12 * cost(&r));
+    assert_eq!(p.stats().rollouts_cut_short, 0);
+    // Against a current point whose residuals are half the trial's at every
+    // step and a model forecasting them all to vanish, the trial falls
+    // short at once: given up (no bound would have stopped it).
+    let half = &r * 0.5;
+    let vanish = [DVector::zeros(r.len())];
+    let forecast = Forecast {
+        current: &half,
+        models: &vanish,
+    };
+    let p = problem(Integrator::Bdf1, Memory::Recompute);
+    let got = p.trial_costs_forecast(std::slice::from_ref(&w), f64::INFINITY, forecast);
+    assert_eq!(got[0].as_ref().unwrap(), &None);
+    let s = p.stats();
+    assert_eq!((s.rollouts_cut_short, s.rollouts_cut_by_forecast), (1, 1));
+    assert_eq!(s.steps, 0, "a cut rollout adds no completed steps");
+    // Without forecast cuts the same trial runs to the end.
+    let p = problem(Integrator::Bdf1, Memory::Recompute).with_forecast_cuts(false);
+    let got = p.trial_costs_forecast(std::slice::from_ref(&w), f64::INFINITY, forecast);
+    assert_eq!(got[0].as_ref().unwrap(), &Some(finished));
+    assert_eq!(p.stats().rollouts_cut_short, 0);
+}
+
+#[test]
+fn levenberg_marquardt_with_and_without_forecast_cuts() {
+    let settings = OptimizeSettings {
+        method: Method::LevenbergMarquardt {
+            tol: 1e-8,
+            damping: Damping::Nielsen,
+        },
+        max_iters: 15,
+        checkpoint: None,
+    };
+    let mut runs = Vec::new();
+    for cuts in [true, false] {
+        let p = problem(Integrator::Bdf1, Memory::Recompute).with_forecast_cuts(cuts);
+        let (res, _) = optimize(p, &[0.0; 4], &settings, None).unwrap();
+        eprintln!(
+            "forecast cuts {cuts}: {:.4e} -> {:.4e} in {} iterations, {} rollouts, {} cut short, {} by the forecast",
+            res.initial_objective,
+            res.objective,
+            res.iterations,
+            res.stats.rollouts,
+            res.stats.rollouts_cut_short,
+            res.stats.rollouts_cut_by_forecast
+        );
+        assert!(res.objective < 0.5 * res.initial_objective);
+        let mut prev = res.initial_objective;
+        for h in &res.history {
+            assert!(h.objective <= prev, "{} after {prev}", h.objective);
+            prev = h.objective;
+        }
+        runs.push(res);
+    }
+    assert_eq!(runs[1].stats.rollouts_cut_by_forecast, 0);
+}
+
+#[test]
 fn trials_on_spare_simulators_give_the_same_iterates() {
     let settings = OptimizeSettings {
         method: Method::LevenbergMarquardt {

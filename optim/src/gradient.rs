@@ -31,8 +31,6 @@ use crate::trajectory::Trajectory;
 use pliant_core::Simulator;
 use pliant_core::sparse::{mul_add, tr_mul_add};
 
-/// The objective's residuals over a trajectory (rows ordered by step, then
-/// objective) and `O = ½‖r‖²`.
 /// `½‖r_k‖²` of the residuals of step `k` alone (all objectives).
 pub fn step_cost(
     tr: &Trajectory,
@@ -40,12 +38,25 @@ pub fn step_cost(
     objectives: &[Box<dyn Objective>],
     k: usize,
 ) -> f64 {
+    step_residuals(tr, base, objectives, k, &mut Vec::new())
+}
+
+/// [`step_cost`] (the same sum), with the residuals of step `k` appended
+/// to `out` in the order [`residuals`] gives them.
+pub(crate) fn step_residuals(
+    tr: &Trajectory,
+    base: &[f64],
+    objectives: &[Box<dyn Objective>],
+    k: usize,
+    out: &mut Vec<f64>,
+) -> f64 {
     let mut buf = Residuals::default();
     let mut c = 0.0;
     for o in objectives {
         buf.clear();
         o.eval(&view(tr, base, k), &mut buf);
         c += cost(&buf.r);
+        out.extend_from_slice(&buf.r);
     }
     c
 }

@@ -125,6 +125,18 @@ impl LevenbergMarquardt {
     }
 }
 
+/// What the Gauss–Newton model expects of a round of trial points: the
+/// residuals `r` at the current point and, for each trial `p + δ`, the
+/// linearized residuals `r + J δ` (the model whose decrease the gain ratio
+/// compares with the actual one).
+#[derive(Debug, Clone, Copy)]
+pub struct Forecast<'a> {
+    /// `r` at the current point.
+    pub current: &'a DVector<f64>,
+    /// `r + J δ`, one per trial point, in order.
+    pub models: &'a [DVector<f64>],
+}
+
 /// A problem whose trial cost may stop early once it is certain to exceed
 /// the cost to beat (a rollout whose steps so far already cost more), and
 /// that may evaluate several trials at once.
@@ -139,6 +151,22 @@ pub trait TrialCost {
     /// [`TrialCost::trial_cost`] of each point, in order.
     fn trial_costs(&self, ps: &[DVector<f64>], bound: f64) -> Vec<Result<Option<f64>, Error>> {
         ps.iter().map(|p| self.trial_cost(p, bound)).collect()
+    }
+    /// [`TrialCost::trial_costs`] with what the model expects of each
+    /// point. A problem whose residuals come in the order it computes them
+    /// (a rollout's, step by step) may also give up on a trial whose
+    /// residuals so far cost more than the current point's same residuals
+    /// where the model expected a clear decrease of them (see
+    /// [`Shooting`](crate::Shooting)'s trials); by default the forecast is
+    /// ignored.
+    fn trial_costs_forecast(
+        &self,
+        ps: &[DVector<f64>],
+        bound: f64,
+        forecast: Forecast<'_>,
+    ) -> Vec<Result<Option<f64>, Error>> {
+        let _ = forecast;
+        self.trial_costs(ps, bound)
     }
 }
 
@@ -246,9 +274,16 @@ where
                 points.push((j, trial));
             }
             let ps: Vec<DVector<f64>> = points.iter().map(|(_, t)| t.clone()).collect();
+            let models: Vec<DVector<f64>> = ps.iter().map(|t| &r + &j * (t - &p)).collect();
+            let forecast = Forecast {
+                current: &r,
+                models: &models,
+            };
             // Only a decrease is accepted, so a trial may stop as soon as it
             // costs more than `c0`.
-            let costs = problem.problem("operator_count", |o| Ok(o.trial_costs(&ps, c0)))?;
+            let costs = problem.problem("operator_count", |o| {
+                Ok(o.trial_costs_forecast(&ps, c0, forecast))
+            })?;
             // One evaluation per trial point.
             if let Some(c) = problem.counts.get_mut("operator_count") {
                 *c += ps.len().saturating_sub(1) as u64;
@@ -312,9 +347,15 @@ mod tests {
 
     /// Rosenbrock's valley as residuals, `r = (10 (y − x²), 1 − x)`, with
     /// `n` trials evaluated per batch; counts the trials.
+    /// A round's forecast as handed over: `r`, then each trial point with
+    /// its model residuals.
+    type Round = (DVector<f64>, Vec<(DVector<f64>, DVector<f64>)>);
+
     struct Valley {
         batch: usize,
         trials: std::cell::Cell<usize>,
+        /// Every forecast handed to a round of trials.
+        forecasts: std::cell::RefCell<Vec<Round>>,
     }
     impl Operator for Valley {
         type Param = DVector<f64>;
@@ -346,13 +387,36 @@ mod tests {
         fn concurrent_trials(&self) -> usize {
             self.batch
         }
+        fn trial_costs_forecast(
+            &self,
+            ps: &[DVector<f64>],
+            bound: f64,
+            forecast: Forecast<'_>,
+        ) -> Vec<Result<Option<f64>, Error>> {
+            let trials = ps.iter().cloned().zip(forecast.models.iter().cloned());
+            self.forecasts
+                .borrow_mut()
+                .push((forecast.current.clone(), trials.collect()));
+            self.trial_costs(ps, bound)
+        }
     }
 
     /// The iterates (parameters after each iteration) and the trials taken.
     fn run(damping: Damping, batch: usize, iters: u64) -> (Vec<DVector<f64>>, Vec<f64>, usize) {
+        let (path, costs, valley) = run_valley(damping, batch, iters);
+        (path, costs, valley.trials.get())
+    }
+
+    /// [`run`], with the problem as it ended.
+    fn run_valley(
+        damping: Damping,
+        batch: usize,
+        iters: u64,
+    ) -> (Vec<DVector<f64>>, Vec<f64>, Valley) {
         let mut problem = Problem::new(Valley {
             batch,
             trials: std::cell::Cell::new(0),
+            forecasts: Default::default(),
         });
         let mut solver = LevenbergMarquardt::new(1.0, 1e-14).with_damping(damping);
         let start: IterState<DVector<f64>, (), DMatrix<f64>, (), (), f64> =
@@ -367,8 +431,30 @@ mod tests {
                 break;
             }
         }
-        let trials = problem.take_problem().unwrap().trials.get();
-        (path, costs, trials)
+        (path, costs, problem.take_problem().unwrap())
+    }
+
+    #[test]
+    fn each_trial_is_handed_its_gauss_newton_model() {
+        let (_, _, valley) = run_valley(Damping::Nielsen, 2, 10);
+        let forecasts = valley.forecasts.into_inner();
+        assert!(forecasts.len() >= 10, "{} rounds", forecasts.len());
+        let mut checked = 0;
+        for (r, trials) in &forecasts {
+            // The current point, recovered from `r = (10 (y − x²), 1 − x)`.
+            let x = 1.0 - r[1];
+            let p = DVector::from_vec(vec![x, r[0] / 10.0 + x * x]);
+            let j = DMatrix::from_row_slice(2, 2, &[-20.0 * x, 10.0, -1.0, 0.0]);
+            for (trial, model) in trials {
+                let want = r + &j * (trial - &p);
+                assert!(
+                    (model - &want).norm() <= 1e-9 * (1.0 + want.norm()),
+                    "model {model} against r + J δ = {want}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 20, "{checked} trials checked");
     }
 
     #[test]

@@ -43,7 +43,7 @@ pub use error::{OptimError, Result};
 pub use forward::{RolloutSensitivity, rollout_with_sensitivity};
 pub use gradient_check::GradientCheck;
 pub use heading::Heading;
-pub use levenberg_marquardt::{Damping, LevenbergMarquardt};
+pub use levenberg_marquardt::{Damping, Forecast, LevenbergMarquardt};
 pub use objective::{
     AverageVelocity, CentreOfMass, ComPath, ControlSmoothness, Objective, Residuals, StepView,
 };

@@ -506,6 +506,16 @@ impl crate::levenberg_marquardt::TrialCost for StatsMirror {
         self.sync();
         r
     }
+    fn trial_costs_forecast(
+        &self,
+        ws: &[DVector<f64>],
+        bound: f64,
+        forecast: crate::levenberg_marquardt::Forecast<'_>,
+    ) -> Vec<std::result::Result<Option<f64>, ArgminError>> {
+        let r = self.inner.trial_costs_forecast(ws, bound, forecast);
+        self.sync();
+        r
+    }
 }
 impl argmin::core::Gradient for StatsMirror {
     type Param = DVector<f64>;

@@ -44,6 +44,19 @@ impl crate::levenberg_marquardt::TrialCost for Shooting {
             .map(|r| r.map_err(to_argmin))
             .collect()
     }
+    fn trial_costs_forecast(
+        &self,
+        ws: &[DVector<f64>],
+        bound: f64,
+        forecast: crate::levenberg_marquardt::Forecast<'_>,
+    ) -> Vec<std::result::Result<Option<f64>, ArgminError>> {
+        let ws: Vec<Vec<f64>> = ws.iter().map(|w| w.as_slice().to_vec()).collect();
+        let models: Vec<&[f64]> = forecast.models.iter().map(|m| m.as_slice()).collect();
+        self.costs_below_forecast(&ws, bound, Some((forecast.current.as_slice(), &models)))
+            .into_iter()
+            .map(|r| r.map_err(to_argmin))
+            .collect()
+    }
 }
 
 impl Jacobian for Shooting {

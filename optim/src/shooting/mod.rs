@@ -64,6 +64,9 @@ pub struct ShootingStats {
     /// Trial rollouts stopped early because their cost already exceeded
     /// the bound they had to beat (counted in `rollouts` too).
     pub rollouts_cut_short: usize,
+    /// Of those, the trials given up because they fell short of the
+    /// model's forecast ([`Shooting::with_forecast_cuts`]).
+    pub rollouts_cut_by_forecast: usize,
     /// Trial rollouts run alongside another on a spare simulator
     /// ([`Shooting::with_spare_simulators`]; counted in `rollouts` too).
     pub rollouts_in_parallel: usize,
@@ -201,6 +204,7 @@ pub struct Shooting {
     bound_handling: BoundHandling,
     reference_starts: bool,
     load_check: bool,
+    forecast_cuts: bool,
 }
 
 impl std::fmt::Debug for Shooting {
@@ -261,6 +265,7 @@ impl Shooting {
             bound_handling: BoundHandling::Transform,
             reference_starts: true,
             load_check: true,
+            forecast_cuts: true,
         })
     }
     /// Whether trial rollouts ([`Shooting::costs_below`]) start each
@@ -293,6 +298,33 @@ impl Shooting {
     /// bitwise the same; only the wall time changes.
     pub fn with_load_check(mut self, on: bool) -> Self {
         self.load_check = on;
+        self
+    }
+    /// Whether a Levenberg–Marquardt trial (which hands its Gauss–Newton
+    /// model to [`Shooting::costs_below`]'s rollouts, see
+    /// [`Forecast`](crate::Forecast)) is given up before its end when it
+    /// falls short of the model (default `true`). After each step `k` the
+    /// trial's cost so far, `Σ_{j ≤ k} ½‖r_j(w + δ)‖²` (its regularization
+    /// included), is compared with the current point's over the same
+    /// steps; when it is higher although the model `r + J δ` forecast
+    /// those steps to lower it by at least a tenth of the decrease it
+    /// forecasts for the whole trial, the trial is counted as rejected
+    /// there ([`ShootingStats::rollouts_cut_by_forecast`]).
+    ///
+    /// A rejected trial otherwise runs until its cost so far passes the
+    /// current point's whole cost — on a gait, whose residuals grow along
+    /// the rollout, nearly to its end. The test cannot stop Levenberg–
+    /// Marquardt from finding a step: as the damping grows and `δ`
+    /// shrinks, the actual decrease over the first `k` steps approaches the
+    /// forecast one, `O(|δ|)`, while they differ by `O(|δ|²)`, so short
+    /// enough trials are never given up by it. It may give up a trial that
+    /// would have ended below the current cost; the iteration then goes on
+    /// with a larger damping, as after any rejection.
+    ///
+    /// Measured on the Puppy (`cargo bench --bench gait_iteration -- run
+    /// [nocut]`, see `docs/benchmarks.md`).
+    pub fn with_forecast_cuts(mut self, on: bool) -> Self {
+        self.forecast_cuts = on;
         self
     }
     /// Chooses what rollouts keep for differentiation (default

@@ -1,19 +1,82 @@
-//! Trial rollouts: costs that stop as soon as they exceed a bound, rolled
-//! out concurrently on the problem's spare simulators.
+//! Trial rollouts: costs that stop as soon as they exceed a bound, or as
+//! soon as they fall short of the model's forecast, rolled out concurrently
+//! on the problem's spare simulators.
 
 use super::Shooting;
 use crate::error::{OptimError, Result};
-use crate::gradient::{cost, residuals};
+use crate::gradient::{cost, residuals, step_residuals};
 use crate::machine_load::CpuTicks;
 use crate::trajectory::{Reference, Trajectory};
 use pliant_core::Simulator;
 use std::time::Instant;
 
+/// The share of a trial's whole forecast decrease that the steps rolled
+/// out so far must have been forecast to make before a trial whose steps
+/// so far cost more than the current point's is given up (see
+/// [`Shooting::with_forecast_cuts`]).
+const FORECAST_SHARE: f64 = 0.1;
+
 /// A trial rollout: the trajectory, residuals and cost when it ran to the
-/// end, and its wall time.
+/// end, whether the forecast stopped it, and its wall time.
 struct Trial {
     done: Option<(Trajectory, Vec<f64>, f64)>,
+    by_forecast: bool,
     seconds: f64,
+}
+
+/// The running test of [`Shooting::with_forecast_cuts`]: the current
+/// point's residuals `r` and a trial's model residuals `m = r + J δ`
+/// (ordered by step, then objective, the regularization last), summed
+/// over the steps a trial has rolled out.
+struct ForecastCut<'a> {
+    current: &'a [f64],
+    model: &'a [f64],
+    /// Residuals summed so far.
+    at: usize,
+    /// Where the regularization's residuals begin.
+    end: usize,
+    /// `½‖r‖²` and `½‖m‖²` over the regularization and the steps so far.
+    current_cost: f64,
+    model_cost: f64,
+    /// The forecast decrease of the whole trial, `½‖r‖² − ½‖m‖²`.
+    decrease: f64,
+}
+
+impl<'a> ForecastCut<'a> {
+    /// `None` when the vectors do not fit (`n_reg` regularization residuals
+    /// last) or the model forecasts no decrease.
+    fn new(current: &'a [f64], model: &'a [f64], n_reg: usize) -> Option<Self> {
+        if current.len() != model.len() || n_reg > current.len() {
+            return None;
+        }
+        let end = current.len() - n_reg;
+        let decrease = cost(current) - cost(model);
+        (decrease > 0.0).then(|| Self {
+            current,
+            model,
+            at: 0,
+            end,
+            current_cost: cost(&current[end..]),
+            model_cost: cost(&model[end..]),
+            decrease,
+        })
+    }
+    /// Takes a step's `n` residuals, after which the trial's cost (its
+    /// regularization and steps so far) is `trial_cost`: whether to give the
+    /// trial up. `false` from then on when the residuals overrun the
+    /// forecast's (a layout it does not know).
+    fn give_up(&mut self, n: usize, trial_cost: f64) -> bool {
+        let to = self.at + n;
+        if to > self.end {
+            self.decrease = f64::INFINITY;
+            return false;
+        }
+        self.current_cost += cost(&self.current[self.at..to]);
+        self.model_cost += cost(&self.model[self.at..to]);
+        self.at = to;
+        trial_cost > self.current_cost
+            && self.current_cost - self.model_cost >= FORECAST_SHARE * self.decrease
+    }
 }
 impl Shooting {
     /// The cost `½‖r(w)‖²` if it is below `bound`, `None` otherwise. The
@@ -41,6 +104,21 @@ impl Shooting {
     /// below `bound` is cached — the one a solver trying them in order
     /// would accept.
     pub fn costs_below(&self, ws: &[Vec<f64>], bound: f64) -> Vec<Result<Option<f64>>> {
+        self.costs_below_forecast(ws, bound, None)
+    }
+    /// [`Shooting::costs_below`], each trial also given up when it falls
+    /// short of `forecast`: the current point's residuals and each point's
+    /// model residuals (see [`Shooting::with_forecast_cuts`]).
+    pub(crate) fn costs_below_forecast(
+        &self,
+        ws: &[Vec<f64>],
+        bound: f64,
+        forecast: Option<(&[f64], &[&[f64]])>,
+    ) -> Vec<Result<Option<f64>>> {
+        let expected = |i: usize| -> Option<(&[f64], &[f64])> {
+            let (current, models) = forecast.filter(|_| self.forecast_cuts)?;
+            Some((current, models.get(i)?))
+        };
         let mut out: Vec<Option<Result<Option<f64>>>> = Vec::with_capacity(ws.len());
         {
             let inner = crate::lock(&self.inner);
@@ -67,15 +145,22 @@ impl Shooting {
                     .zip(&self.spares)
                     .map(|(&i, spare)| {
                         let w = &ws[i];
+                        let expected = expected(i);
                         scope.spawn(move || {
                             // A simulator whose last rollout panicked is still
                             // usable: every rollout starts with `set_state`.
                             let mut sim = spare.lock().unwrap_or_else(|e| e.into_inner());
-                            self.trial_on(&mut sim, w, bound, reference)
+                            self.trial_on(&mut sim, w, bound, reference, expected)
                         })
                     })
                     .collect();
-                let first = self.trial_on(&mut inner.sim, &ws[round[0]], bound, reference);
+                let first = self.trial_on(
+                    &mut inner.sim,
+                    &ws[round[0]],
+                    bound,
+                    reference,
+                    expected(round[0]),
+                );
                 std::iter::once(first)
                     .chain(handles.into_iter().map(|h| {
                         h.join().unwrap_or_else(|_| {
@@ -97,6 +182,7 @@ impl Shooting {
                     match trial.done {
                         None => {
                             st.rollouts_cut_short += 1;
+                            st.rollouts_cut_by_forecast += usize::from(trial.by_forecast);
                             None
                         }
                         Some((tr, r, c)) => {
@@ -117,13 +203,16 @@ impl Shooting {
             .map(|o| o.expect("every point evaluated"))
             .collect()
     }
-    /// One trial rollout on `sim` (see [`Shooting::cost_below`]).
+    /// One trial rollout on `sim` (see [`Shooting::cost_below`]), given up
+    /// early also when it falls short of `expected`, the current point's
+    /// residuals and the trial's model residuals.
     fn trial_on(
         &self,
         sim: &mut Simulator,
         w: &[f64],
         bound: f64,
         reference: Option<&Reference>,
+        expected: Option<(&[f64], &[f64])>,
     ) -> Result<Trial> {
         let mut reg = Vec::new();
         self.reg_residuals(w, &mut reg);
@@ -132,6 +221,9 @@ impl Shooting {
         let p = self.map.params(&self.base, &z)?;
         let t0 = Instant::now();
         let mut acc = c_reg;
+        let mut cut = expected.and_then(|(r, m)| ForecastCut::new(r, m, reg.len()));
+        let mut by_forecast = false;
+        let mut step = Vec::new();
         let (base, objectives) = (&self.base, &self.objectives);
         let done = crate::trajectory::rollout_near(
             sim,
@@ -141,7 +233,14 @@ impl Shooting {
             self.memory,
             reference.map(|r| (r, z.as_slice())),
             |tr, k| {
-                acc += crate::gradient::step_cost(tr, base, objectives, k);
+                step.clear();
+                acc += step_residuals(tr, base, objectives, k, &mut step);
+                if let Some(cut) = cut.as_mut()
+                    && cut.give_up(step.len(), acc)
+                {
+                    by_forecast = true;
+                    return false;
+                }
                 acc < bound
             },
         )?;
@@ -153,7 +252,51 @@ impl Shooting {
         });
         Ok(Trial {
             done,
+            by_forecast,
             seconds: t0.elapsed().as_secs_f64(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_forecast_cut_needs_a_forecast_decrease_that_did_not_come() {
+        // Two steps of two residuals, one regularization residual last.
+        let current = [1.0, 1.0, 2.0, 2.0, 0.5];
+        // The model forecasts the first step to vanish, the second to halve.
+        let model = [0.0, 0.0, 1.0, 1.0, 0.5];
+        assert!(ForecastCut::new(&current, &model[..4], 1).is_none());
+        assert!(
+            ForecastCut::new(&current, &current, 1).is_none(),
+            "no decrease"
+        );
+        assert!(
+            ForecastCut::new(&model, &current, 1).is_none(),
+            "an increase"
+        );
+        let reg = 0.125; // ½ 0.5²
+        // Forecast decrease: ½(1 + 1 + 4 + 4) − ½(1 + 1) = 4; the first
+        // step was forecast to lower the cost by 1, a quarter of it.
+        let mut cut = ForecastCut::new(&current, &model, 1).unwrap();
+        assert_eq!(cut.decrease, 4.0);
+        // A trial whose first step costs no more than the current point's
+        // goes on, whatever the model said...
+        assert!(!cut.give_up(2, reg + 1.0));
+        // ...and one whose steps so far cost more is given up.
+        let mut cut = ForecastCut::new(&current, &model, 1).unwrap();
+        assert!(cut.give_up(2, reg + 1.0 + 1e-9));
+        // Where the model forecast too little of the decrease for those
+        // steps (less than a tenth), a trial costing more goes on.
+        let small = [0.9, 0.9, 0.0, 0.0, 0.5];
+        let mut cut = ForecastCut::new(&current, &small, 1).unwrap();
+        assert!(cut.decrease > 0.0);
+        assert!(!cut.give_up(2, reg + 1.5));
+        // Residuals beyond the forecast's steps (another layout): never.
+        let mut cut = ForecastCut::new(&current, &model, 1).unwrap();
+        assert!(!cut.give_up(5, 1e9));
+        assert!(!cut.give_up(2, 1e9));
     }
 }
