@@ -287,6 +287,12 @@ fn a_trial_that_falls_short_of_its_forecast_is_given_up_and_an_exact_forecast_ne
     use pliant::optim::Forecast;
     use pliant::optim::levenberg_marquardt::TrialCost;
     let nz = problem(Integrator::Bdf1, Memory::Recompute).map().nz();
+    // With a regularization, whose residuals come last.
+    let problem = |_: Integrator, memory: Memory| {
+        problem(Integrator::Bdf1, memory)
+            .with_regularization(1e-2, vec![0.005; nz])
+            .unwrap()
+    };
     let residuals = |w: &DVector<f64>| {
         let p = problem(Integrator::Bdf1, Memory::Recompute);
         DVector::from_vec(p.residuals(w.as_slice()).unwrap())
@@ -366,6 +372,8 @@ fn levenberg_marquardt_with_and_without_forecast_cuts() {
         }
         runs.push(res);
     }
+    // The cuts happen through `optimize` and are off when asked.
+    assert!(runs[0].stats.rollouts_cut_by_forecast > 0);
     assert_eq!(runs[1].stats.rollouts_cut_by_forecast, 0);
 }
 

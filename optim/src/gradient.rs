@@ -62,7 +62,7 @@ pub(crate) fn step_residuals(
 }
 
 /// The residuals of `objectives` over every step of `tr` (with the base
-/// parameter vector `base`), concatenated in objective order.
+/// parameter vector `base`), ordered by step, then objective.
 pub fn residuals(tr: &Trajectory, base: &[f64], objectives: &[Box<dyn Objective>]) -> Vec<f64> {
     let mut r = Vec::new();
     let mut buf = Residuals::default();

@@ -20,10 +20,14 @@
 //! that decreases the objective is accepted — the one trying them in turn
 //! would accept — so the iterates do not depend on how many run at once;
 //! a rejected first trial then costs no extra wall time when a core is
-//! free.
+//! free. Each round hands the problem its Gauss–Newton forecast
+//! ([`Forecast`], [`TrialCost::trial_costs_forecast`]); a problem may give
+//! up a trial that falls short of it (pliant's shooting problems do, see
+//! `Shooting::with_forecast_cuts`), which counts as a rejected trial even
+//! if its rollout would have ended below the objective.
 //! It stops when a step accepted at the first trial (the model is trusted,
 //! the damping did not have to grow) lowers the objective by less than
-//! `tol · objective`, or when no trial in `max_trials` decreases it.
+//! `tol · objective`, or when no trial in `max_trials` is accepted.
 
 use argmin::core::{
     Error, IterState, Jacobian, KV, Operator, Problem, Solver, State, TerminationReason,
@@ -138,8 +142,9 @@ pub struct Forecast<'a> {
 }
 
 /// A problem whose trial cost may stop early once it is certain to exceed
-/// the cost to beat (a rollout whose steps so far already cost more), and
-/// that may evaluate several trials at once.
+/// the cost to beat (a rollout whose steps so far already cost more) or,
+/// given a [`Forecast`], once it falls short of the model, and that may
+/// evaluate several trials at once.
 pub trait TrialCost {
     /// `Some(½‖r(p)‖²)` when it is below `bound`, `None` otherwise.
     fn trial_cost(&self, p: &DVector<f64>, bound: f64) -> Result<Option<f64>, Error>;
@@ -275,6 +280,7 @@ where
             }
             let ps: Vec<DVector<f64>> = points.iter().map(|(_, t)| t.clone()).collect();
             let models: Vec<DVector<f64>> = ps.iter().map(|t| &r + &j * (t - &p)).collect();
+            debug_assert_eq!(models.len(), ps.len());
             let forecast = Forecast {
                 current: &r,
                 models: &models,
@@ -345,12 +351,12 @@ where
 mod tests {
     use super::*;
 
-    /// Rosenbrock's valley as residuals, `r = (10 (y − x²), 1 − x)`, with
-    /// `n` trials evaluated per batch; counts the trials.
     /// A round's forecast as handed over: `r`, then each trial point with
     /// its model residuals.
     type Round = (DVector<f64>, Vec<(DVector<f64>, DVector<f64>)>);
 
+    /// Rosenbrock's valley as residuals, `r = (10 (y − x²), 1 − x)`, with
+    /// `n` trials evaluated per batch; counts the trials.
     struct Valley {
         batch: usize,
         trials: std::cell::Cell<usize>,

@@ -59,7 +59,12 @@ pub trait Objective: Send + Sync {
     /// Short name for reports.
     fn name(&self) -> String;
     /// Appends this objective's residuals at step `s.k` to `out` (row
-    /// indices local to this call, starting at 0).
+    /// indices local to this call, starting at 0). How many it appends may
+    /// depend on the step but not on the state or the controls: the rows of
+    /// a residual vector and of its Jacobian must mean the same at every
+    /// point, for Gauss–Newton's model `r + J δ` and for the trials that
+    /// compare themselves with it step by step
+    /// (`Shooting::with_forecast_cuts`).
     fn eval(&self, s: &StepView, out: &mut Residuals);
 }
 

@@ -61,11 +61,13 @@ pub struct ShootingStats {
     pub jacobians: usize,
     /// Gradients (adjoint) computed.
     pub gradients: usize,
-    /// Trial rollouts stopped early because their cost already exceeded
-    /// the bound they had to beat (counted in `rollouts` too).
+    /// Trial rollouts stopped early, because their cost already exceeded
+    /// the bound they had to beat or because they fell short of the
+    /// model's forecast (counted in `rollouts` too).
     pub rollouts_cut_short: usize,
     /// Of those, the trials given up because they fell short of the
-    /// model's forecast ([`Shooting::with_forecast_cuts`]).
+    /// model's forecast before their cost passed the bound
+    /// ([`Shooting::with_forecast_cuts`]).
     pub rollouts_cut_by_forecast: usize,
     /// Trial rollouts run alongside another on a spare simulator
     /// ([`Shooting::with_spare_simulators`]; counted in `rollouts` too).
@@ -300,10 +302,12 @@ impl Shooting {
         self.load_check = on;
         self
     }
-    /// Whether a Levenberg–Marquardt trial (which hands its Gauss–Newton
-    /// model to [`Shooting::costs_below`]'s rollouts, see
-    /// [`Forecast`](crate::Forecast)) is given up before its end when it
-    /// falls short of the model (default `true`). After each step `k` the
+    /// Whether a Levenberg–Marquardt trial (whose Gauss–Newton model
+    /// reaches the rollouts through
+    /// [`TrialCost::trial_costs_forecast`](crate::levenberg_marquardt::TrialCost::trial_costs_forecast),
+    /// see [`Forecast`](crate::Forecast); [`Shooting::costs_below`] has
+    /// none) is given up before its end when it falls short of the model
+    /// (default `true`). After each step `k` the
     /// trial's cost so far, `Σ_{j ≤ k} ½‖r_j(w + δ)‖²` (its regularization
     /// included), is compared with the current point's over the same
     /// steps; when it is higher although the model `r + J δ` forecast
@@ -315,11 +319,13 @@ impl Shooting {
     /// current point's whole cost — on a gait, whose residuals grow along
     /// the rollout, nearly to its end. The test cannot stop Levenberg–
     /// Marquardt from finding a step: as the damping grows and `δ`
-    /// shrinks, the actual decrease over the first `k` steps approaches the
-    /// forecast one, `O(|δ|)`, while they differ by `O(|δ|²)`, so short
-    /// enough trials are never given up by it. It may give up a trial that
-    /// would have ended below the current cost; the iteration then goes on
-    /// with a larger damping, as after any rejection.
+    /// shrinks, the forecast decrease over the first `k` steps is of order
+    /// `|δ|` while the actual one differs from it by `O(|δ|²)` (plus the
+    /// rollout's own noise, within Newton's tolerance), so short enough
+    /// trials are not given up by it. It may give up a trial that would
+    /// have ended below the current cost; the iteration then goes on with
+    /// a larger damping, as after any rejection, and the iterates differ
+    /// from those without the test.
     ///
     /// Measured on the Puppy (`cargo bench --bench gait_iteration -- run
     /// [nocut]`, see `docs/benchmarks.md`).

@@ -35,6 +35,8 @@ struct ForecastCut<'a> {
     at: usize,
     /// Where the regularization's residuals begin.
     end: usize,
+    /// Set once a step's residuals overran the forecast's: the test is off.
+    lost: bool,
     /// `½‖r‖²` and `½‖m‖²` over the regularization and the steps so far.
     current_cost: f64,
     model_cost: f64,
@@ -56,6 +58,7 @@ impl<'a> ForecastCut<'a> {
             model,
             at: 0,
             end,
+            lost: false,
             current_cost: cost(&current[end..]),
             model_cost: cost(&model[end..]),
             decrease,
@@ -67,8 +70,8 @@ impl<'a> ForecastCut<'a> {
     /// forecast's (a layout it does not know).
     fn give_up(&mut self, n: usize, trial_cost: f64) -> bool {
         let to = self.at + n;
-        if to > self.end {
-            self.decrease = f64::INFINITY;
+        if self.lost || to > self.end {
+            self.lost = true;
             return false;
         }
         self.current_cost += cost(&self.current[self.at..to]);
@@ -235,13 +238,16 @@ impl Shooting {
             |tr, k| {
                 step.clear();
                 acc += step_residuals(tr, base, objectives, k, &mut step);
+                if acc >= bound {
+                    return false;
+                }
                 if let Some(cut) = cut.as_mut()
                     && cut.give_up(step.len(), acc)
                 {
                     by_forecast = true;
                     return false;
                 }
-                acc < bound
+                true
             },
         )?;
         let done = done.map(|tr| {

@@ -37,7 +37,7 @@ pub struct GaitSetup {
     /// Newton settings of every rollout (the scene's).
     pub newton: NewtonSettings,
     /// Simulators on which Levenberg–Marquardt rolls out its trials at
-    /// `μ, 4μ, …` concurrently (≥ 1; [`Shooting::with_spare_simulators`]);
+    /// `μ, 2μ, 8μ, …` concurrently (≥ 1; [`Shooting::with_spare_simulators`]);
     /// a second one also rebuilds step blocks beside the Jacobian's and the
     /// adjoint gradient's sweeps.
     /// The iterates are the same for any value; the default is the number
