@@ -149,6 +149,11 @@ enum Command {
         /// (the spec's `damping`).
         #[arg(long, value_enum)]
         damping: Option<Damping>,
+        /// Run every Levenberg–Marquardt trial until its cost passes the
+        /// current one, never giving it up for falling short of the Gauss–
+        /// Newton forecast (the spec's `"forecast_cuts": false`).
+        #[arg(long)]
+        no_forecast_cuts: bool,
         /// Start afresh: discard the checkpoint and history of an earlier
         /// run of the same spec instead of resuming it.
         #[arg(long)]
@@ -519,6 +524,7 @@ fn run_cli() -> Result<()> {
             iterations,
             method,
             damping,
+            no_forecast_cuts,
             fresh,
             export,
             export_backend,
@@ -533,6 +539,9 @@ fn run_cli() -> Result<()> {
             }
             if let Some(d) = damping {
                 s.damping = Some(d.into());
+            }
+            if no_forecast_cuts {
+                s.forecast_cuts = Some(false);
             }
             if let Some(p) = &export {
                 // Check the export's inputs before a long optimization, not after.

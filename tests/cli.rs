@@ -425,6 +425,16 @@ fn optimize_reports_bad_specs_with_their_location() {
         !out.status.success() && e.contains("`damping`") && e.contains("lbfgs"),
         "{e}"
     );
+    let out = pliant()
+        .args(["optimize", "--method", "lbfgs", "--no-forecast-cuts"])
+        .arg(&spec)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && e.contains("`forecast_cuts`") && e.contains("lbfgs"),
+        "{e}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -72,6 +72,46 @@ fn a_spec_chooses_the_damping_update() {
 }
 
 #[test]
+fn a_spec_may_turn_the_forecast_cuts_off() {
+    let parse = |s: &str| OptimizeSpec::from_json(s, "test").unwrap();
+    let on = parse(r#"{"robot": "tripod"}"#).setup().unwrap();
+    let off = parse(r#"{"robot": "tripod", "forecast_cuts": false}"#)
+        .setup()
+        .unwrap();
+    assert!(on.forecast_cuts && !off.forecast_cuts);
+    // Other iterates, another checkpoint.
+    assert_ne!(on.fingerprint(), off.fingerprint());
+    let again = parse(r#"{"robot": "tripod", "forecast_cuts": true}"#)
+        .setup()
+        .unwrap();
+    assert_eq!(on.fingerprint(), again.fingerprint());
+    // A Levenberg–Marquardt setting.
+    let s = parse(r#"{"robot": "tripod", "method": "gauss_newton", "forecast_cuts": false}"#);
+    let e = s.setup().unwrap_err().to_string();
+    assert!(
+        e.contains("forecast_cuts") && e.contains("gauss_newton"),
+        "{e}"
+    );
+    // Off, a trial that falls short of the forecast runs to the end.
+    let (problem, _) = off.problem(&off.default_z0().unwrap()).unwrap();
+    let (on_problem, _) = on.problem(&on.default_z0().unwrap()).unwrap();
+    let nz = problem.map().nz();
+    let w = nalgebra::DVector::from_element(nz, 0.001);
+    use pliant::optim::levenberg_marquardt::TrialCost;
+    let r = nalgebra::DVector::from_vec(problem.residuals(w.as_slice()).unwrap());
+    let half = &r * 0.5;
+    let vanish = [nalgebra::DVector::zeros(r.len())];
+    let forecast = pliant::optim::Forecast {
+        current: &half,
+        models: &vanish,
+    };
+    for (p, cut) in [(&problem, 0), (&on_problem, 1)] {
+        let _ = p.trial_costs_forecast(std::slice::from_ref(&w), f64::INFINITY, forecast);
+        assert_eq!(p.stats().rollouts_cut_by_forecast, cut);
+    }
+}
+
+#[test]
 fn heading_targets_follow_the_target_path() {
     use pliant::gait::{GaitSetup, Target, Weights};
     let mut s = GaitSetup::puppy_turn().unwrap();

@@ -46,6 +46,10 @@ pub struct GaitSetup {
     /// `RAYON_NUM_THREADS=1 cargo bench --bench gait_iteration` with the
     /// default; figures in `docs/benchmarks.md`).
     pub trial_simulators: usize,
+    /// Whether Levenberg–Marquardt's trials are given up when they fall
+    /// short of the Gauss–Newton forecast (default `true`;
+    /// [`Shooting::with_forecast_cuts`]).
+    pub forecast_cuts: bool,
 }
 
 /// The number of cores, at most 2 (see [`GaitSetup::trial_simulators`]).
@@ -150,6 +154,7 @@ impl GaitSetup {
             weights: Weights::default(),
             settle_steps: SETTLE_STEPS,
             trial_simulators: default_trial_simulators(),
+            forecast_cuts: true,
         })
     }
 
@@ -240,7 +245,7 @@ impl GaitSetup {
     /// (robot, environment, gait, target, weights), used to tell checkpoints
     /// of different problems apart.
     pub fn fingerprint(&self) -> u64 {
-        let text = format!(
+        let mut text = format!(
             "{} {:016x} {} {:?} {} {:?} {:?} {:?} {} {:?}",
             self.robot.scene_text(),
             self.robot.model_hash(),
@@ -253,6 +258,11 @@ impl GaitSetup {
             self.settle_steps,
             self.newton
         );
+        // Without forecast cuts the iterates may differ (the default keeps
+        // the fingerprint it had before the setting existed).
+        if !self.forecast_cuts {
+            text.push_str(" no_forecast_cuts");
+        }
         // FNV-1a: stable across runs and builds.
         text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
             (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
@@ -382,7 +392,8 @@ impl GaitSetup {
         let shooting = Shooting::new(sim, map, objectives)?
             .with_spare_simulators(spares)?
             .with_initial_state(x0.clone(), v0)?
-            .with_regularization(self.weights.regularization, z_ref.to_vec())?;
+            .with_regularization(self.weights.regularization, z_ref.to_vec())?
+            .with_forecast_cuts(self.forecast_cuts);
         Ok((
             shooting,
             GaitContext {

@@ -86,6 +86,12 @@ pub struct OptimizeSpec {
     /// with `levenberg_marquardt`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damping: Option<pliant_optim::Damping>,
+    /// `false`: Levenberg–Marquardt's trials run until their cost passes
+    /// the current one, never given up for falling short of the Gauss–
+    /// Newton forecast (default `true`; [`GaitSetup::forecast_cuts`]);
+    /// only with `levenberg_marquardt`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forecast_cuts: Option<bool>,
     /// Iteration budget.
     #[serde(default = "default_iterations")]
     pub iterations: u64,
@@ -123,8 +129,8 @@ fn default_iterations() -> u64 {
 
 impl OptimizeSpec {
     /// Checks what serde cannot: the name is a plain file name, the gait
-    /// layout is consistent and bounded, a damping update goes with
-    /// Levenberg–Marquardt, the incline is a slope.
+    /// layout is consistent and bounded, a damping update and forecast cuts
+    /// go with Levenberg–Marquardt, the incline is a slope.
     pub fn validate(&self) -> Result<()> {
         if let Some(n) = &self.name {
             validate_name(n).map_err(|e| match e {
@@ -164,6 +170,16 @@ impl OptimizeSpec {
                 &format!(
                     "a damping update is a Levenberg–Marquardt setting; method `{}` has none \
                      (remove `damping` or use `levenberg_marquardt`)",
+                    self.method
+                ),
+            ));
+        }
+        if self.forecast_cuts.is_some() && self.method != MethodName::LevenbergMarquardt {
+            return Err(self.err(
+                "forecast_cuts",
+                &format!(
+                    "forecast cuts are a Levenberg–Marquardt setting; method `{}` has none \
+                     (remove `forecast_cuts` or use `levenberg_marquardt`)",
                     self.method
                 ),
             ));
@@ -305,6 +321,9 @@ impl OptimizeSpec {
         if let Some(n) = &self.name {
             s.name = n.clone();
         }
+        if let Some(on) = self.forecast_cuts {
+            s.forecast_cuts = on;
+        }
         Ok(s)
     }
     /// The solver it names, with pliant's tolerances and its damping.
@@ -398,6 +417,7 @@ pub fn demo_spec() -> OptimizeSpec {
         weights: None,
         method: MethodName::LevenbergMarquardt,
         damping: None,
+        forecast_cuts: None,
         iterations: 6,
         z0: None,
         origin: "demo".into(),
