@@ -150,8 +150,9 @@ enum Command {
         #[arg(long, value_enum)]
         damping: Option<Damping>,
         /// Run every Levenberg–Marquardt trial until its cost passes the
-        /// current one, never giving it up for falling short of the Gauss–
-        /// Newton forecast (the spec's `"forecast_cuts": false`).
+        /// current one, never giving it up on the Gauss–Newton model's
+        /// forecast of its remaining steps (the spec's `"forecast_cuts":
+        /// false`).
         #[arg(long)]
         no_forecast_cuts: bool,
         /// Start afresh: discard the checkpoint and history of an earlier

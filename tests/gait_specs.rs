@@ -92,21 +92,24 @@ fn a_spec_may_turn_the_forecast_cuts_off() {
         e.contains("forecast_cuts") && e.contains("gauss_newton"),
         "{e}"
     );
-    // Off, a trial that falls short of the forecast runs to the end.
+    // On, a trial the model says cannot get below the bound is given up at
+    // once; off, it runs until its cost so far passes the bound.
     let (problem, _) = off.problem(&off.default_z0().unwrap()).unwrap();
     let (on_problem, _) = on.problem(&on.default_z0().unwrap()).unwrap();
     let nz = problem.map().nz();
     let w = nalgebra::DVector::from_element(nz, 0.001);
     use pliant::optim::levenberg_marquardt::TrialCost;
     let r = nalgebra::DVector::from_vec(problem.residuals(w.as_slice()).unwrap());
-    let half = &r * 0.5;
-    let vanish = [nalgebra::DVector::zeros(r.len())];
+    let twice = &r * 2.0;
+    let exact = [r.clone()];
     let forecast = pliant::optim::Forecast {
-        current: &half,
-        models: &vanish,
+        current: &twice,
+        models: &exact,
     };
+    let bound = 0.99 * 0.5 * r.norm_squared();
     for (p, cut) in [(&problem, 0), (&on_problem, 1)] {
-        let _ = p.trial_costs_forecast(std::slice::from_ref(&w), f64::INFINITY, forecast);
+        let got = p.trial_costs_forecast(std::slice::from_ref(&w), bound, forecast);
+        assert_eq!(got[0].as_ref().unwrap(), &None);
         assert_eq!(p.stats().rollouts_cut_by_forecast, cut);
     }
 }

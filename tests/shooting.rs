@@ -282,63 +282,50 @@ fn a_trial_that_must_be_rejected_stops_early_and_exactly() {
 }
 
 #[test]
-fn a_trial_that_falls_short_of_its_forecast_is_given_up_and_an_exact_forecast_never() {
+fn a_trial_the_forecast_says_cannot_get_below_the_bound_is_given_up_at_once() {
     use nalgebra::DVector;
     use pliant::optim::Forecast;
     use pliant::optim::levenberg_marquardt::TrialCost;
     let nz = problem(Integrator::Bdf1, Memory::Recompute).map().nz();
     // With a regularization, whose residuals come last.
-    let problem = |_: Integrator, memory: Memory| {
+    let problem = |memory: Memory| {
         problem(Integrator::Bdf1, memory)
             .with_regularization(1e-2, vec![0.005; nz])
             .unwrap()
     };
-    let residuals = |w: &DVector<f64>| {
-        let p = problem(Integrator::Bdf1, Memory::Recompute);
-        DVector::from_vec(p.residuals(w.as_slice()).unwrap())
-    };
-    let (wa, wb) = (DVector::from_element(nz, -0.2), DVector::zeros(nz));
-    let (ra, rb) = (residuals(&wa), residuals(&wb));
-    let cost = |r: &DVector<f64>| 0.5 * r.norm_squared();
-    // The trial at the cheaper point, the current point the dearer one.
-    let ((w, r), current) = if cost(&ra) < cost(&rb) {
-        ((wa, ra), rb)
-    } else {
-        ((wb, rb), ra)
-    };
-    assert!(cost(&current) > 1.01 * cost(&r));
-    // A model that is exact (the trial's own residuals) forecasts a
-    // decrease the trial makes step by step: it runs to the end.
-    let p = problem(Integrator::Bdf1, Memory::Recompute);
+    let w = DVector::from_element(nz, -0.2);
+    let r = DVector::from_vec(problem(Memory::Recompute).residuals(w.as_slice()).unwrap());
+    let c = 0.5 * r.norm_squared();
+    // The current point: residuals twice the trial's, so the model (the
+    // trial's own residuals, an exact forecast) forecasts a decrease.
+    let current = &r * 2.0;
     let exact = [r.clone()];
     let forecast = Forecast {
         current: &current,
         models: &exact,
     };
-    let got = p.trial_costs_forecast(std::slice::from_ref(&w), f64::INFINITY, forecast);
+    // An exact forecast never gives up a trial that ends below the bound.
+    let p = problem(Memory::Recompute);
+    let got = p.trial_costs_forecast(std::slice::from_ref(&w), 1.01 * c, forecast);
     let finished = got[0].as_ref().unwrap().expect("the trial finished");
-    assert!((finished - cost(&r)).abs() <= 1e-12 * cost(&r));
+    assert!((finished - c).abs() <= 1e-9 * c, "{finished} against {c}");
     assert_eq!(p.stats().rollouts_cut_short, 0);
-    // Against a current point whose residuals are half the trial's at every
-    // step and a model forecasting them all to vanish, the trial falls
-    // short at once: given up (no bound would have stopped it).
-    let half = &r * 0.5;
-    let vanish = [DVector::zeros(r.len())];
-    let forecast = Forecast {
-        current: &half,
-        models: &vanish,
-    };
-    let p = problem(Integrator::Bdf1, Memory::Recompute);
-    let got = p.trial_costs_forecast(std::slice::from_ref(&w), f64::INFINITY, forecast);
-    assert_eq!(got[0].as_ref().unwrap(), &None);
-    let s = p.stats();
-    assert_eq!((s.rollouts_cut_short, s.rollouts_cut_by_forecast), (1, 1));
-    assert_eq!(s.steps, 0, "a cut rollout adds no completed steps");
-    // Without forecast cuts the same trial runs to the end.
-    let p = problem(Integrator::Bdf1, Memory::Recompute).with_forecast_cuts(false);
-    let got = p.trial_costs_forecast(std::slice::from_ref(&w), f64::INFINITY, forecast);
-    assert_eq!(got[0].as_ref().unwrap(), &Some(finished));
-    assert_eq!(p.stats().rollouts_cut_short, 0);
+    // Against a bound the trial ends above, it gives the trial up after
+    // its first step: the cost so far plus the forecast of the rest is the
+    // trial's whole cost. The exact test alone stops it later, when the
+    // steps so far cost the bound.
+    for (cuts, by_forecast) in [(true, 1), (false, 0)] {
+        let p = problem(Memory::Recompute).with_forecast_cuts(cuts);
+        let got = p.trial_costs_forecast(std::slice::from_ref(&w), 0.99 * c, forecast);
+        assert_eq!(got[0].as_ref().unwrap(), &None);
+        let s = p.stats();
+        assert_eq!(
+            (s.rollouts_cut_short, s.rollouts_cut_by_forecast),
+            (1, by_forecast),
+            "forecast cuts {cuts}"
+        );
+        assert_eq!(s.steps, 0, "a cut rollout adds no completed steps");
+    }
 }
 
 #[test]
@@ -375,6 +362,13 @@ fn levenberg_marquardt_with_and_without_forecast_cuts() {
     // The cuts happen through `optimize` and are off when asked.
     assert!(runs[0].stats.rollouts_cut_by_forecast > 0);
     assert_eq!(runs[1].stats.rollouts_cut_by_forecast, 0);
+    // Here they gave up only trials that would have been rejected anyway:
+    // the same iterates, bit for bit, and the same rollouts.
+    let path = |r: &pliant::optim::OptimizeResult| -> Vec<f64> {
+        r.history.iter().map(|h| h.objective).collect()
+    };
+    assert_eq!(path(&runs[0]), path(&runs[1]));
+    assert_eq!(runs[0].stats.rollouts, runs[1].stats.rollouts);
 }
 
 #[test]

@@ -22,7 +22,8 @@
 //! a rejected first trial then costs no extra wall time when a core is
 //! free. Each round hands the problem its Gauss–Newton forecast
 //! ([`Forecast`], [`TrialCost::trial_costs_forecast`]); a problem may give
-//! up a trial that falls short of it (pliant's shooting problems do, see
+//! up a trial that could be accepted only by beating it (pliant's shooting
+//! problems do, see
 //! `Shooting::with_forecast_cuts`), which counts as a rejected trial even
 //! if its rollout would have ended below the objective.
 //! It stops when a step accepted at the first trial (the model is trusted,
@@ -143,8 +144,8 @@ pub struct Forecast<'a> {
 
 /// A problem whose trial cost may stop early once it is certain to exceed
 /// the cost to beat (a rollout whose steps so far already cost more) or,
-/// given a [`Forecast`], once it falls short of the model, and that may
-/// evaluate several trials at once.
+/// given a [`Forecast`], once it could beat it only by beating the model,
+/// and that may evaluate several trials at once.
 pub trait TrialCost {
     /// `Some(½‖r(p)‖²)` when it is below `bound`, `None` otherwise.
     fn trial_cost(&self, p: &DVector<f64>, bound: f64) -> Result<Option<f64>, Error>;
@@ -160,10 +161,9 @@ pub trait TrialCost {
     /// [`TrialCost::trial_costs`] with what the model expects of each
     /// point. A problem whose residuals come in the order it computes them
     /// (a rollout's, step by step) may also give up on a trial whose
-    /// residuals so far cost more than the current point's same residuals
-    /// where the model expected a clear decrease of them (see
-    /// [`Shooting`](crate::Shooting)'s trials); by default the forecast is
-    /// ignored.
+    /// residuals so far, with the model's cost of the residuals still to
+    /// come, already cost `bound` (see [`Shooting`](crate::Shooting)'s
+    /// trials); by default the forecast is ignored.
     fn trial_costs_forecast(
         &self,
         ps: &[DVector<f64>],

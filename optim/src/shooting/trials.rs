@@ -1,6 +1,7 @@
 //! Trial rollouts: costs that stop as soon as they exceed a bound, or as
-//! soon as they fall short of the model's forecast, rolled out concurrently
-//! on the problem's spare simulators.
+//! soon as their cost so far plus the model's forecast of the remaining
+//! steps reaches it, rolled out concurrently on the problem's spare
+//! simulators.
 
 use super::Shooting;
 use crate::error::{OptimError, Result};
@@ -10,12 +11,6 @@ use crate::trajectory::{Reference, Trajectory};
 use pliant_core::Simulator;
 use std::time::Instant;
 
-/// The share of a trial's whole forecast decrease that the steps rolled
-/// out so far must have been forecast to make before a trial whose steps
-/// so far cost more than the current point's is given up (see
-/// [`Shooting::with_forecast_cuts`]).
-const FORECAST_SHARE: f64 = 0.1;
-
 /// A trial rollout: the trajectory, residuals and cost when it ran to the
 /// end, whether the forecast stopped it, and its wall time.
 struct Trial {
@@ -24,61 +19,55 @@ struct Trial {
     seconds: f64,
 }
 
-/// The running test of [`Shooting::with_forecast_cuts`]: the current
-/// point's residuals `r` and a trial's model residuals `m = r + J δ`
-/// (ordered by step, then objective, the regularization last), summed
-/// over the steps a trial has rolled out.
+/// The running test of [`Shooting::with_forecast_cuts`]: a trial's model
+/// residuals `m = r + J δ` (ordered by step, then objective, the
+/// regularization last) and the model's cost of the steps not rolled out
+/// yet.
 struct ForecastCut<'a> {
-    current: &'a [f64],
     model: &'a [f64],
-    /// Residuals summed so far.
+    /// Residuals rolled out so far.
     at: usize,
     /// Where the regularization's residuals begin.
     end: usize,
     /// Set once a step's residuals overran the forecast's: the test is off.
     lost: bool,
-    /// `½‖r‖²` and `½‖m‖²` over the regularization and the steps so far.
-    current_cost: f64,
-    model_cost: f64,
-    /// The forecast decrease of the whole trial, `½‖r‖² − ½‖m‖²`.
-    decrease: f64,
+    /// `½‖m_j‖²` summed over every step `j`, and over the steps so far.
+    model_steps: f64,
+    model_done: f64,
 }
 
 impl<'a> ForecastCut<'a> {
     /// `None` when the vectors do not fit (`n_reg` regularization residuals
-    /// last) or the model forecasts no decrease.
-    fn new(current: &'a [f64], model: &'a [f64], n_reg: usize) -> Option<Self> {
+    /// last) or the model forecasts no decrease from `current`.
+    fn new(current: &[f64], model: &'a [f64], n_reg: usize) -> Option<Self> {
         if current.len() != model.len() || n_reg > current.len() {
             return None;
         }
         let end = current.len() - n_reg;
-        let decrease = cost(current) - cost(model);
-        (decrease > 0.0).then(|| Self {
-            current,
+        (cost(current) > cost(model)).then(|| Self {
             model,
             at: 0,
             end,
             lost: false,
-            current_cost: cost(&current[end..]),
-            model_cost: cost(&model[end..]),
-            decrease,
+            model_steps: cost(&model[..end]),
+            model_done: 0.0,
         })
     }
     /// Takes a step's `n` residuals, after which the trial's cost (its
-    /// regularization and steps so far) is `trial_cost`: whether to give the
-    /// trial up. `false` from then on when the residuals overrun the
-    /// forecast's (a layout it does not know).
-    fn give_up(&mut self, n: usize, trial_cost: f64) -> bool {
+    /// regularization and steps so far) is `trial_cost`: whether that cost
+    /// plus the model's cost of the remaining steps reaches `bound`.
+    /// `false` from then on when the residuals overrun the forecast's (a
+    /// layout it does not know).
+    fn give_up(&mut self, n: usize, trial_cost: f64, bound: f64) -> bool {
         let to = self.at + n;
         if self.lost || to > self.end {
             self.lost = true;
             return false;
         }
-        self.current_cost += cost(&self.current[self.at..to]);
-        self.model_cost += cost(&self.model[self.at..to]);
+        self.model_done += cost(&self.model[self.at..to]);
         self.at = to;
-        trial_cost > self.current_cost
-            && self.current_cost - self.model_cost >= FORECAST_SHARE * self.decrease
+        let rest = (self.model_steps - self.model_done).max(0.0);
+        trial_cost + rest >= bound
     }
 }
 impl Shooting {
@@ -207,8 +196,8 @@ impl Shooting {
             .collect()
     }
     /// One trial rollout on `sim` (see [`Shooting::cost_below`]), given up
-    /// early also when it falls short of `expected`, the current point's
-    /// residuals and the trial's model residuals.
+    /// early also when `expected` (the current point's residuals and the
+    /// trial's model residuals) says it cannot end below `bound`.
     fn trial_on(
         &self,
         sim: &mut Simulator,
@@ -242,7 +231,7 @@ impl Shooting {
                     return false;
                 }
                 if let Some(cut) = cut.as_mut()
-                    && cut.give_up(step.len(), acc)
+                    && cut.give_up(step.len(), acc, bound)
                 {
                     by_forecast = true;
                     return false;
@@ -269,7 +258,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_forecast_cut_needs_a_forecast_decrease_that_did_not_come() {
+    fn a_forecast_cut_adds_the_models_remaining_steps_to_the_cost_so_far() {
         // Two steps of two residuals, one regularization residual last.
         let current = [1.0, 1.0, 2.0, 2.0, 0.5];
         // The model forecasts the first step to vanish, the second to halve.
@@ -284,25 +273,24 @@ mod tests {
             "an increase"
         );
         let reg = 0.125; // ½ 0.5²
-        // Forecast decrease: ½(1 + 1 + 4 + 4) − ½(1 + 1) = 4; the first
-        // step was forecast to lower the cost by 1, a quarter of it.
+        let bound = reg + 5.0; // the current point's cost
         let mut cut = ForecastCut::new(&current, &model, 1).unwrap();
-        assert_eq!(cut.decrease, 4.0);
-        // A trial whose first step costs no more than the current point's
-        // goes on, whatever the model said...
-        assert!(!cut.give_up(2, reg + 1.0));
-        // ...and one whose steps so far cost more is given up.
+        assert_eq!(cut.model_steps, 1.0);
+        // After the first step the model's second step costs 1: a trial
+        // whose first step cost 3.9 may still end below 5.125...
+        assert!(!cut.give_up(2, reg + 3.9, bound));
+        // ...and one whose first step cost 4 cannot unless it beats the
+        // model on the second step.
         let mut cut = ForecastCut::new(&current, &model, 1).unwrap();
-        assert!(cut.give_up(2, reg + 1.0 + 1e-9));
-        // Where the model forecast too little of the decrease for those
-        // steps (less than a tenth), a trial costing more goes on.
-        let small = [0.9, 0.9, 0.0, 0.0, 0.5];
-        let mut cut = ForecastCut::new(&current, &small, 1).unwrap();
-        assert!(cut.decrease > 0.0);
-        assert!(!cut.give_up(2, reg + 1.5));
+        assert!(cut.give_up(2, reg + 4.0, bound));
+        // After the last step the test is the bound itself.
+        let mut cut = ForecastCut::new(&current, &model, 1).unwrap();
+        assert!(!cut.give_up(2, reg, bound));
+        assert!(!cut.give_up(2, bound - 1e-9, bound));
+        assert!(cut.give_up(0, bound, bound));
         // Residuals beyond the forecast's steps (another layout): never.
         let mut cut = ForecastCut::new(&current, &model, 1).unwrap();
-        assert!(!cut.give_up(5, 1e9));
-        assert!(!cut.give_up(2, 1e9));
+        assert!(!cut.give_up(5, 1e9, bound));
+        assert!(!cut.give_up(2, 1e9, bound));
     }
 }

@@ -46,8 +46,9 @@ pub struct GaitSetup {
     /// `RAYON_NUM_THREADS=1 cargo bench --bench gait_iteration` with the
     /// default; figures in `docs/benchmarks.md`).
     pub trial_simulators: usize,
-    /// Whether Levenberg–Marquardt's trials are given up when they fall
-    /// short of the Gauss–Newton forecast (default `true`;
+    /// Whether Levenberg–Marquardt's trials are given up once their cost
+    /// so far plus the Gauss–Newton model's cost of the remaining steps
+    /// reaches the cost to beat (default `true`;
     /// [`Shooting::with_forecast_cuts`]).
     pub forecast_cuts: bool,
 }

@@ -87,9 +87,9 @@ pub struct OptimizeSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damping: Option<pliant_optim::Damping>,
     /// `false`: Levenberg–Marquardt's trials run until their cost passes
-    /// the current one, never given up for falling short of the Gauss–
-    /// Newton forecast (default `true`; [`GaitSetup::forecast_cuts`]);
-    /// only with `levenberg_marquardt`.
+    /// the current one, never given up on the Gauss–Newton model's
+    /// forecast of their remaining steps (default `true`;
+    /// [`GaitSetup::forecast_cuts`]); only with `levenberg_marquardt`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forecast_cuts: Option<bool>,
     /// Iteration budget.
