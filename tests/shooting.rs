@@ -57,6 +57,18 @@ fn problem(integrator: Integrator, memory: Memory) -> Shooting {
         .with_memory(memory)
 }
 
+/// Levenberg–Marquardt with Nielsen's damping for `max_iters` iterations.
+fn lm_settings(max_iters: u64) -> OptimizeSettings {
+    OptimizeSettings {
+        method: Method::LevenbergMarquardt {
+            tol: 1e-8,
+            damping: Damping::Nielsen,
+        },
+        max_iters,
+        checkpoint: None,
+    }
+}
+
 fn rel(a: f64, b: f64, scale: f64) -> f64 {
     (a - b).abs() / scale
 }
@@ -221,14 +233,7 @@ fn bad_gait_and_objective_input_are_clear_errors() {
 #[test]
 fn levenberg_marquardt_is_monotone_and_keeps_the_bounds() {
     let p = problem(Integrator::Bdf1, Memory::Recompute);
-    let settings = OptimizeSettings {
-        method: Method::LevenbergMarquardt {
-            tol: 1e-8,
-            damping: Damping::Nielsen,
-        },
-        max_iters: 15,
-        checkpoint: None,
-    };
+    let settings = lm_settings(15);
     let (res, _) = optimize(p, &[0.0; 4], &settings, None).unwrap();
     eprintln!(
         "LM: {:.4e} -> {:.4e} in {} iterations ({}); z = {:?}",
@@ -330,14 +335,7 @@ fn a_trial_the_forecast_says_cannot_get_below_the_bound_is_given_up_at_once() {
 
 #[test]
 fn levenberg_marquardt_with_and_without_forecast_cuts() {
-    let settings = OptimizeSettings {
-        method: Method::LevenbergMarquardt {
-            tol: 1e-8,
-            damping: Damping::Nielsen,
-        },
-        max_iters: 15,
-        checkpoint: None,
-    };
+    let settings = lm_settings(15);
     let mut runs = Vec::new();
     for cuts in [true, false] {
         let p = problem(Integrator::Bdf1, Memory::Recompute).with_forecast_cuts(cuts);
@@ -373,14 +371,7 @@ fn levenberg_marquardt_with_and_without_forecast_cuts() {
 
 #[test]
 fn trials_on_spare_simulators_give_the_same_iterates() {
-    let settings = OptimizeSettings {
-        method: Method::LevenbergMarquardt {
-            tol: 1e-8,
-            damping: Damping::Nielsen,
-        },
-        max_iters: 8,
-        checkpoint: None,
-    };
+    let settings = lm_settings(8);
     let one = problem(Integrator::Bdf1, Memory::Recompute);
     let (a, _) = optimize(one, &[0.0; 4], &settings, None).unwrap();
     // Without the load check, so that other processes on the machine

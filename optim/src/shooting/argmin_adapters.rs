@@ -38,11 +38,7 @@ impl crate::levenberg_marquardt::TrialCost for Shooting {
         ws: &[DVector<f64>],
         bound: f64,
     ) -> Vec<std::result::Result<Option<f64>, ArgminError>> {
-        let ws: Vec<Vec<f64>> = ws.iter().map(|w| w.as_slice().to_vec()).collect();
-        self.costs_below(&ws, bound)
-            .into_iter()
-            .map(|r| r.map_err(to_argmin))
-            .collect()
+        trials(self, ws, bound, None)
     }
     fn trial_costs_forecast(
         &self,
@@ -50,13 +46,28 @@ impl crate::levenberg_marquardt::TrialCost for Shooting {
         bound: f64,
         forecast: crate::levenberg_marquardt::Forecast<'_>,
     ) -> Vec<std::result::Result<Option<f64>, ArgminError>> {
-        let ws: Vec<Vec<f64>> = ws.iter().map(|w| w.as_slice().to_vec()).collect();
         let models: Vec<&[f64]> = forecast.models.iter().map(|m| m.as_slice()).collect();
-        self.costs_below_forecast(&ws, bound, Some((forecast.current.as_slice(), &models)))
-            .into_iter()
-            .map(|r| r.map_err(to_argmin))
-            .collect()
+        trials(
+            self,
+            ws,
+            bound,
+            Some((forecast.current.as_slice(), &models)),
+        )
     }
+}
+
+/// [`Shooting::costs_below_forecast`] for argmin's parameter vectors.
+fn trials(
+    s: &Shooting,
+    ws: &[DVector<f64>],
+    bound: f64,
+    forecast: Option<(&[f64], &[&[f64]])>,
+) -> Vec<std::result::Result<Option<f64>, ArgminError>> {
+    let ws: Vec<Vec<f64>> = ws.iter().map(|w| w.as_slice().to_vec()).collect();
+    s.costs_below_forecast(&ws, bound, forecast)
+        .into_iter()
+        .map(|r| r.map_err(to_argmin))
+        .collect()
 }
 
 impl Jacobian for Shooting {
