@@ -313,7 +313,7 @@ fn a_trial_the_forecast_says_cannot_get_below_the_bound_is_given_up_at_once() {
     let p = problem(Memory::Recompute);
     let got = p.trial_costs_forecast(std::slice::from_ref(&w), 1.01 * c, forecast);
     let finished = got[0].as_ref().unwrap().expect("the trial finished");
-    assert!((finished - c).abs() <= 1e-9 * c, "{finished} against {c}");
+    assert!((finished - c).abs() <= 1e-12 * c, "{finished} against {c}");
     assert_eq!(p.stats().rollouts_cut_short, 0);
     // Against a bound the trial ends above, it gives the trial up after
     // its first step: the cost so far plus the forecast of the rest is the

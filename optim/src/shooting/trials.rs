@@ -98,9 +98,10 @@ impl Shooting {
     pub fn costs_below(&self, ws: &[Vec<f64>], bound: f64) -> Vec<Result<Option<f64>>> {
         self.costs_below_forecast(ws, bound, None)
     }
-    /// [`Shooting::costs_below`], each trial also given up when it falls
-    /// short of `forecast`: the current point's residuals and each point's
-    /// model residuals (see [`Shooting::with_forecast_cuts`]).
+    /// [`Shooting::costs_below`], each trial also given up when its cost so
+    /// far plus `forecast`'s cost of its remaining steps reaches `bound`
+    /// (`forecast`: the current point's residuals and each point's model
+    /// residuals; see [`Shooting::with_forecast_cuts`]).
     pub(crate) fn costs_below_forecast(
         &self,
         ws: &[Vec<f64>],
