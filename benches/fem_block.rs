@@ -16,7 +16,11 @@
 //! the time spent factorizing (factorizations × the median time of one
 //! factorization of the final Hessian, timed separately). Writes the final
 //! node positions to `target/fem_block/pliant_n{n}.csv` (z up, grid order
-//! x fastest, then y, then z) for `benches/warp/compare.py`.
+//! x fastest, then y, then z) for `benches/warp/compare.py`. With two sizes
+//! or more it also prints the largest size's cost per tet-step over the
+//! smallest's, paired within each interleaved round (the issue's "within
+//! 1.5× of linear"; pairing keeps the load's drift between rounds out of
+//! the ratio).
 //!
 //! `cargo bench --bench fem_block [-- 5 10 20 40] [--reps 3] [--seconds 0.99] [--dt 0.033] [--default-newton] [--tol N] [--pcg | --no-pcg | --amg] [--parallel-factorization] [--predictor-start] [--refine L]`
 //!
@@ -413,5 +417,24 @@ fn main() {
         if let Err(e) = write_final(n, &last.final_q) {
             eprintln!("could not write the final state of n = {n}: {e}");
         }
+    }
+    if let [first, .., last] = sizes.as_slice() {
+        // The issue's "per-step cost within 1.5× of linear": the cost per
+        // tet-step of the largest size over the smallest's, paired within
+        // each interleaved round (the machine's load drifts between rounds).
+        let (a, b) = (&runs[0], &runs[sizes.len() - 1]);
+        let (ta, tb) = (meta[0].0 as f64, meta[sizes.len() - 1].0 as f64);
+        let growth: Vec<f64> = a
+            .iter()
+            .zip(b)
+            .map(|(ra, rb)| (rb.wall / tb) / (ra.wall / ta))
+            .collect();
+        let (lo, hi) = range(&growth);
+        let rounds: Vec<String> = growth.iter().map(|g| format!("{g:.2}")).collect();
+        println!(
+            "per tet-step cost, {last}³ over {first}³ cells, paired by round: {:.2} [{lo:.2}–{hi:.2}] (rounds: {})",
+            median(growth.clone()),
+            rounds.join(", ")
+        );
     }
 }
