@@ -418,22 +418,27 @@ fn main() {
             eprintln!("could not write the final state of n = {n}: {e}");
         }
     }
-    if let [first, .., last] = sizes.as_slice() {
-        // The "per-step cost within 1.5× of linear": the cost per
-        // tet-step of the largest size over the smallest's, paired within
-        // each interleaved round (the machine's load drifts between rounds).
-        let (a, b) = (&runs[0], &runs[sizes.len() - 1]);
-        let (ta, tb) = (meta[0].0 as f64, meta[sizes.len() - 1].0 as f64);
-        let growth: Vec<f64> = a
+    if sizes.len() > 1 {
+        // The per-step cost's growth with size (within 1.5× of linear is
+        // the goal): the largest block's cost per tet-step over the
+        // smallest's, paired within each interleaved round (the machine's
+        // load drifts between rounds).
+        let by_tets = |k: &usize| meta[*k].0;
+        let small = (0..sizes.len()).min_by_key(by_tets).expect("two sizes");
+        let large = (0..sizes.len()).max_by_key(by_tets).expect("two sizes");
+        let (ts, tl) = (meta[small].0 as f64, meta[large].0 as f64);
+        let growth: Vec<f64> = runs[small]
             .iter()
-            .zip(b)
-            .map(|(ra, rb)| (rb.wall / tb) / (ra.wall / ta))
+            .zip(&runs[large])
+            .map(|(rs, rl)| (rl.wall / tl) / (rs.wall / ts))
             .collect();
         let (lo, hi) = range(&growth);
         let rounds: Vec<String> = growth.iter().map(|g| format!("{g:.2}")).collect();
         println!(
-            "per tet-step cost, {last}³ over {first}³ cells, paired by round: {:.2} [{lo:.2}–{hi:.2}] (rounds: {})",
-            median(growth.clone()),
+            "per tet-step cost, {}³ over {}³ cells, paired by round: {:.2} [{lo:.2}–{hi:.2}] (rounds: {})",
+            sizes[large],
+            sizes[small],
+            median(growth),
             rounds.join(", ")
         );
     }
