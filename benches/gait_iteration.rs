@@ -6,7 +6,7 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [pcg] [noreuse] [reuse=R] [tol=T] [iters=N] [marquardt] [noref] [noload] [nocut] [local] [exact] [plain|gn|lm|run|starts]`
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [slip=V] [pcg] [noreuse] [reuse=R] [tol=T] [iters=N] [marquardt] [noref] [noload] [nocut] [local] [exact] [plain|gn|lm|run|starts]`
 //! (`local`: reused factorizations are refreshed with the ground's
 //! node-local Hessian entries, `NewtonSettings::local_updates`)
 //! (`exact`: Newton factorizes exact Hessians only, not the friction's
@@ -29,7 +29,8 @@
 //! `NewtonSettings::fast()`; `lagged`: the cable paper's lagged quadratic
 //! friction, μ = 100/m, instead of smooth Coulomb; `mu=MU`: the table's
 //! smooth Coulomb law with coefficient MU instead of
-//! `pliant::gait::TABLE_MU`)
+//! `pliant::gait::TABLE_MU`; `slip=V`: its slip velocity V (m/s) instead of
+//! the table's 1 mm/s)
 
 use pliant::gait::GaitSetup;
 use pliant::optim::gradient::{gradient_adjoint, jacobian_forward};
@@ -76,6 +77,23 @@ fn main() {
     if let Some(mu) = args.iter().find_map(|a| a.strip_prefix("mu=")) {
         let mu: f64 = mu.parse().expect("mu=MU takes a number");
         friction = pliant::gait::table_friction_with(mu);
+        let puppy = pliant::robots::Robot::puppy().unwrap();
+        setup.robot =
+            pliant::gait::GaitRobot::from_robot(&puppy, [0.0, 0.0, -9.81], friction).unwrap();
+    }
+    if let Some(v) = args.iter().find_map(|a| a.strip_prefix("slip=")) {
+        // The smooth Coulomb law's slip velocity (m/s) instead of the
+        // table's 1 mm/s: below it a foot's friction force grows with its
+        // sliding speed, so a sticking foot creeps at up to that speed.
+        let slip_velocity: f64 = v.parse().expect("slip=V takes a number (m/s)");
+        let pliant::environment::Friction::SmoothCoulomb { mu, mu_axis, .. } = friction else {
+            panic!("slip=V applies to the table's smooth Coulomb law");
+        };
+        friction = pliant::environment::Friction::SmoothCoulomb {
+            mu,
+            mu_axis,
+            slip_velocity,
+        };
         let puppy = pliant::robots::Robot::puppy().unwrap();
         setup.robot =
             pliant::gait::GaitRobot::from_robot(&puppy, [0.0, 0.0, -9.81], friction).unwrap();
