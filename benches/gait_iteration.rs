@@ -6,7 +6,7 @@
 //! (argmin `GaussNewtonLS`) and of a Levenberg–Marquardt iteration. Medians
 //! of 3 runs.
 //!
-//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [slip=V] [pcg] [noreuse] [reuse=R] [tol=T] [iters=N] [marquardt] [noref] [noload] [nocut] [local] [exact] [plain|gn|lm|run|starts]`
+//! `cargo bench --bench gait_iteration [-- default] [lagged] [mu=MU] [slip=V] [pcg] [noreuse] [reuse=R] [tol=T] [iters=N] [sims=N] [marquardt] [noref] [noload] [nocut] [local] [exact] [plain|gn|lm|run|starts]`
 //! (`local`: reused factorizations are refreshed with the ground's
 //! node-local Hessian entries, `NewtonSettings::local_updates`)
 //! (`exact`: Newton factorizes exact Hessians only, not the friction's
@@ -22,7 +22,8 @@
 //! (`starts`: Newton iterations of one trial near a Jacobian's trajectory, with
 //! and without starting steps near it)
 //! (`run`: whole 10-iteration runs from the default seed instead, with the
-//! objective after each iteration; `iters=N`: N iterations; `marquardt`:
+//! objective after each iteration; `iters=N`: N iterations; `sims=N`: only
+//! the run with trials on N simulators; `marquardt`:
 //! Levenberg–Marquardt's damping by Marquardt's steps, `Damping::Marquardt`,
 //! instead of Nielsen's update)
 //! (`default`: tight Newton settings instead of the gait's
@@ -132,6 +133,9 @@ fn main() {
             !has("nocut"),
             iters,
             damping,
+            args.iter()
+                .find_map(|a| a.strip_prefix("sims="))
+                .map(|n| n.parse().expect("sims=N takes a whole number")),
         );
         return;
     }
@@ -294,10 +298,12 @@ fn whole_runs(
     forecast_cuts: bool,
     iters: u64,
     damping: Damping,
+    only_sims: Option<usize>,
 ) {
     let z0 = setup.default_z0().unwrap();
     let mut zs = Vec::new();
-    for sims in 1..=setup.trial_simulators.max(1) {
+    let all = 1..=setup.trial_simulators.max(1);
+    for sims in all.filter(|s| only_sims.is_none_or(|o| o == *s)) {
         let mut s = setup.clone();
         s.trial_simulators = sims;
         let (sh, _) = s.problem(&z0).unwrap();
