@@ -84,8 +84,8 @@ fn main() {
     }
     if let Some(v) = args.iter().find_map(|a| a.strip_prefix("slip=")) {
         // The smooth Coulomb law's slip velocity (m/s) instead of the
-        // table's 1 mm/s: below it a foot's friction force grows with its
-        // sliding speed, so a sticking foot creeps at up to that speed.
+        // table's 1 mm/s: the force is `μ N tanh(7.5 v / ν)`, so a foot
+        // held below `μ N` creeps at a fraction of `ν`.
         let slip_velocity: f64 = v.parse().expect("slip=V takes a number (m/s)");
         let pliant::environment::Friction::SmoothCoulomb { mu, mu_axis, .. } = friction else {
             panic!("slip=V applies to the table's smooth Coulomb law");
@@ -303,6 +303,9 @@ fn whole_runs(
     let z0 = setup.default_z0().unwrap();
     let mut zs = Vec::new();
     let all = 1..=setup.trial_simulators.max(1);
+    if let Some(n) = only_sims.filter(|n| !all.contains(n)) {
+        println!("  sims={n}: this machine gives {all:?} simulator(s)");
+    }
     for sims in all.filter(|s| only_sims.is_none_or(|o| o == *s)) {
         let mut s = setup.clone();
         s.trial_simulators = sims;
