@@ -78,9 +78,6 @@ fn main() {
     if let Some(mu) = args.iter().find_map(|a| a.strip_prefix("mu=")) {
         let mu: f64 = mu.parse().expect("mu=MU takes a number");
         friction = pliant::gait::table_friction_with(mu);
-        let puppy = pliant::robots::Robot::puppy().unwrap();
-        setup.robot =
-            pliant::gait::GaitRobot::from_robot(&puppy, [0.0, 0.0, -9.81], friction).unwrap();
     }
     if let Some(v) = args.iter().find_map(|a| a.strip_prefix("slip=")) {
         // The smooth Coulomb law's slip velocity (m/s) instead of the
@@ -95,9 +92,6 @@ fn main() {
             mu_axis,
             slip_velocity,
         };
-        let puppy = pliant::robots::Robot::puppy().unwrap();
-        setup.robot =
-            pliant::gait::GaitRobot::from_robot(&puppy, [0.0, 0.0, -9.81], friction).unwrap();
     }
     if has("lagged") {
         // The cable paper's own friction model (§II-C).
@@ -105,6 +99,8 @@ fn main() {
             mu: 100.0,
             mu_axis: None,
         };
+    }
+    if friction != pliant::gait::table_friction() {
         let puppy = pliant::robots::Robot::puppy().unwrap();
         setup.robot =
             pliant::gait::GaitRobot::from_robot(&puppy, [0.0, 0.0, -9.81], friction).unwrap();
